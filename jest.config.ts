@@ -1,0 +1,18 @@
+import type { Config } from 'jest';
+
+/** One jest project for the whole workspace; `@svc/*` resolves to each package's sources. */
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/test', '<rootDir>/examples'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  moduleNameMapper: {
+    '^@svc/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@svc/typeorm$': '<rootDir>/packages/typeorm/src/index.ts',
+    '^@svc/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
+  },
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 30000,
+};
+
+export default config;

@@ -1,0 +1,64 @@
+/** What core needs to know of an entity, as an adapter reads it from its ORM. */
+
+/** A column's kind decides value coercion, validation and which operators make sense. */
+export type ColumnKind =
+  | 'string'
+  | 'uuid'
+  | 'integer'
+  | 'number'
+  | 'bigint'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'json'
+  | 'enum';
+
+export interface ColumnMetadata {
+  /** Property name on the entity class (the public field name). */
+  readonly property: string;
+  readonly kind: ColumnKind;
+  readonly nullable: boolean;
+  readonly primary: boolean;
+  /** Written by the database (auto-increment, uuid generation, create/update date, version). */
+  readonly generated: boolean;
+  /** The database or the ORM supplies a value when none is written. */
+  readonly hasDefault: boolean;
+  /** The soft-delete marker column (a delete-date column). */
+  readonly deleteMarker: boolean;
+  /** Maximum length for string kinds, when declared. */
+  readonly length?: number;
+  /** Allowed values for `enum` columns. */
+  readonly enumValues?: readonly (string | number)[];
+  /** The relation this column is the foreign key of, when it is mapped as its own property. */
+  readonly foreignKeyOf?: string;
+}
+
+export type RelationKind = 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';
+
+export interface RelationMetadata {
+  readonly property: string;
+  readonly kind: RelationKind;
+  /** Target entity class. */
+  readonly target: Function;
+  readonly targetName: string;
+  /** This side holds the foreign key (to-one) or the join table (many-to-many). */
+  readonly owning: boolean;
+  readonly nullable: boolean;
+  /** For an owning to-one: foreign-key columns, each with the mapped property (if any) and the target key it references. */
+  readonly joinColumns: readonly { readonly property?: string; readonly referencedProperty: string }[];
+}
+
+export interface EntityMetadata {
+  readonly name: string;
+  readonly target: Function;
+  readonly columns: readonly ColumnMetadata[];
+  /** Primary-key properties, in key order. */
+  readonly primaryKeys: readonly string[];
+  readonly relations: readonly RelationMetadata[];
+  /** Property of the soft-delete marker column, when the entity has one. */
+  readonly deleteMarker?: string;
+}
+
+/** The primary-key values of one row, by property. */
+export type EntityKey = Readonly<Record<string, unknown>>;

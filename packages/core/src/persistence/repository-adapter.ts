@@ -1,0 +1,79 @@
+/** The port every persistence adapter implements; core never talks to a database any other way. */
+import type { FilterNode, RowView, SortKey } from '../query/query-ast';
+import type { EntityKey, EntityMetadata } from './entity-metadata';
+
+/** A unit of work opened by `RepositoryAdapter.transaction`; opaque to core. */
+export interface AdapterSession {
+  readonly adapterSession: true;
+}
+
+export type Row = Record<string, unknown>;
+
+export interface FindManyArgs {
+  readonly where?: FilterNode;
+  readonly sort: readonly SortKey[];
+  /** Omitted: no limit. */
+  readonly limit?: number;
+  readonly offset?: number;
+  /** Count the whole match set; when false `total` is null. */
+  readonly count: boolean;
+  readonly view: RowView;
+  readonly session?: AdapterSession;
+}
+
+export interface FindManyResult {
+  readonly rows: Row[];
+  readonly total: number | null;
+}
+
+export interface FindOneArgs {
+  readonly key: EntityKey;
+  /** Extra conditions the row must meet (for example `filter.apply`). */
+  readonly where?: FilterNode;
+  readonly view: RowView;
+  /** Lock the row for the rest of the transaction (`SELECT ... FOR UPDATE` where the database has it). */
+  readonly lock?: boolean;
+  readonly session?: AdapterSession;
+}
+
+export interface WriteArgs {
+  readonly session: AdapterSession;
+}
+
+/**
+ * Rows are plain objects of the entity's column properties. Values handed to writes are already validated and
+ * coerced by core; to-one relations arrive as `{ <relation>: { <targetKey>: value } }` or as a mapped FK property.
+ * Every method maps driver errors to Svc exceptions (unique → SvcConflict, FK → unresolved relation or conflict, ...).
+ */
+export interface RepositoryAdapter {
+  readonly metadata: EntityMetadata;
+  /** Runs `work` in one database transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T>;
+  findMany(args: FindManyArgs): Promise<FindManyResult>;
+  findOne(args: FindOneArgs): Promise<Row | null>;
+  /** Inserts a row and returns its key, plus the stored row when the database can return it in the same statement. */
+  insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }>;
+  /** Updates the row with `key`; `values` holds only the columns to change. */
+  update(key: EntityKey, values: Row, args: WriteArgs): Promise<void>;
+  /** Sets the soft-delete marker to now. */
+  softDelete(key: EntityKey, args: WriteArgs): Promise<void>;
+  /** Clears the soft-delete marker. */
+  restore(key: EntityKey, args: WriteArgs): Promise<void>;
+  /** Removes the row for good. */
+  remove(key: EntityKey, args: WriteArgs): Promise<void>;
+}
+
+/** What `SvcOptions.infrastructure` is: it hands out one adapter per entity class. */
+export interface SvcInfrastructure {
+  readonly name: string;
+  /**
+   * Called once by a framework binding before the first adapter is created, with a way to look up framework
+   * providers (for example the TypeORM DataSource registered by @nestjs/typeorm).
+   */
+  bind?(resolver: InfrastructureResolver): void | Promise<void>;
+  createAdapter(target: Function): RepositoryAdapter;
+}
+
+export interface InfrastructureResolver {
+  resolve<T = unknown>(token: unknown): T;
+}
