@@ -24,6 +24,8 @@ export interface ColumnMetadata {
   readonly generated: boolean;
   /** The database or the ORM supplies a value when none is written. */
   readonly hasDefault: boolean;
+  /** The default as a literal value, when the column declares one that is not an SQL expression. */
+  readonly defaultValue?: unknown;
   /** The soft-delete marker column (a delete-date column). */
   readonly deleteMarker: boolean;
   /** Maximum length for string kinds, when declared. */

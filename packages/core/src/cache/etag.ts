@@ -1,0 +1,52 @@
+/** Strong ETags: a hash of the canonical JSON of a single-item representation. Pure JS: core has no Node imports. */
+
+/** JSON with object keys sorted at every level, so equal representations hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  const record = value as Record<string, unknown>;
+  return `{${keys.filter((key) => record[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+/** `"<hash>"` of the representation (two independent 53-bit hashes, 106 bits in all). */
+export function computeEtag(representation: unknown): string {
+  const text = canonicalJson(representation);
+  return `"${hash53(text, 0x9e3779b9).toString(36)}${hash53(text, 0x85ebca6b).toString(36)}"`;
+}
+
+/** Weak comparison (If-None-Match): `*` matches; W/ prefixes are ignored. */
+export function etagMatchesWeak(header: string, etag: string): boolean {
+  return splitTags(header).some((tag) => tag === '*' || stripWeak(tag) === stripWeak(etag));
+}
+
+/** Strong comparison (If-Match): `*` matches any current representation; weak tags never match. */
+export function etagMatchesStrong(header: string, etag: string): boolean {
+  return splitTags(header).some((tag) => tag === '*' || (!tag.startsWith('W/') && tag === etag));
+}
+
+function splitTags(header: string): string[] {
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag.length > 0);
+}
+
+function stripWeak(tag: string): string {
+  return tag.startsWith('W/') ? tag.slice(2) : tag;
+}
+
+/** cyrb53: a fast, well-mixed 53-bit string hash. */
+function hash53(text: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}

@@ -1,0 +1,122 @@
+/** Structural entity config (`EntityConfig`): resolved once at bootstrap, entity scope only, never merged. */
+import type { FilterNode, SortKey } from '../query/query-ast';
+import type { OperationSettingsById, StandardOperationId, SvcSettings } from './svc-settings';
+import type { SvcContext } from '../service/svc-context';
+
+/** A field list that allows everything but some names. */
+export interface ExcludeList {
+  readonly exclude: readonly string[];
+}
+
+export type FieldList = readonly string[] | ExcludeList;
+
+/** A filter expression in object form: `{ pages: { gte: 100 }, or: [...], not: {...} }`. */
+export type FilterExpression = Readonly<Record<string, unknown>>;
+
+export interface ApplyArgs {
+  readonly operation: string;
+  readonly context: SvcContext;
+}
+
+export interface FilterConfig {
+  /** Filterable fields. @default every own column */
+  readonly fields?: FieldList | Readonly<Record<string, readonly string[]>>;
+  /** Applies when the request sends no `filter`; a client filter wins outright. */
+  readonly default?: FilterExpression;
+  /** ANDed into every read and into the id lookup of every single-row write. */
+  readonly apply?: (args: ApplyArgs) => FilterExpression | undefined;
+  readonly limits?: {
+    /** @default 3 */
+    readonly maxDepth?: number;
+    /** @default 100 */
+    readonly maxInValues?: number;
+    /** @default 200 */
+    readonly maxLikePatternLength?: number;
+  };
+}
+
+export interface SortConfig {
+  /** Sortable fields. @default every own column */
+  readonly fields?: FieldList;
+  /** Sort when the request sends no `sort`, in `sort=` shorthand (`-pages`). */
+  readonly default?: readonly string[];
+  /** Keys forced ahead of the client's, deduplicating a client key for the same field. */
+  readonly apply?: (args: ApplyArgs) => readonly string[] | undefined;
+}
+
+export interface PolicyArgs {
+  readonly operation: string;
+  readonly entity?: Readonly<Record<string, unknown>>;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  readonly context: SvcContext;
+}
+
+/** One authorization function; false answers 403 SVC_FORBIDDEN. */
+export type PolicyFunction = (args: PolicyArgs) => boolean | Promise<boolean>;
+
+/** What a handler receives. */
+export interface SvcOperationInput {
+  readonly id?: unknown;
+  readonly body?: unknown;
+  readonly query?: unknown;
+}
+
+export type OperationHandler = (input: SvcOperationInput, context: SvcContext) => unknown;
+
+export interface RouteOptions {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path?: string;
+  readonly enabled?: boolean;
+  readonly successStatus?: number;
+}
+
+/** A field list slot: bare array or `{ fields }`; an empty list closes the slot. */
+export type FieldListSlot = readonly string[] | { readonly fields: readonly string[] };
+
+export interface SchemaConfig {
+  readonly input?: {
+    readonly create?: FieldListSlot;
+    readonly update?: FieldListSlot;
+    readonly patch?: FieldListSlot;
+  };
+}
+
+type OperationExtras = {
+  readonly handler?: OperationHandler;
+  readonly meta?: { readonly routes?: RouteOptions };
+  readonly policy?: PolicyFunction | false;
+};
+
+/** Config of one standard operation: its own settings keys only (others are a compile error), plus extras. */
+export type StandardOperationConfig<Id extends StandardOperationId> = OperationSettingsById[Id] & OperationExtras;
+
+export type EntityOperationsMap = {
+  readonly [Id in StandardOperationId]?: boolean | StandardOperationConfig<Id>;
+};
+
+export interface EntityStructure {
+  readonly schema?: SchemaConfig;
+  readonly policy?: PolicyFunction;
+  readonly filter?: FilterConfig;
+  readonly sort?: SortConfig;
+  /** Whitelist of operations: absent means defaults; present means only those named. */
+  readonly operations?: EntityOperationsMap;
+}
+
+/** What `@Svc(Entity, config)`, `createCrud(Entity, config)` and `instance.createCrud` take. */
+export type EntityConfig = SvcSettings & EntityStructure;
+
+/** The parsed query a programmatic `findMany` takes. */
+export interface FindManyQuery {
+  readonly filter?: FilterExpression;
+  readonly sort?: readonly string[] | string;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly withDeleted?: boolean;
+  readonly onlyDeleted?: boolean;
+}
+
+/** A resolved sort key list as the adapter receives it. */
+export type ResolvedSort = readonly SortKey[];
+export type ResolvedFilter = FilterNode | undefined;

@@ -1,0 +1,113 @@
+/** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { RepositoryAdapter } from '../persistence/repository-adapter';
+import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
+import { buildWriteSchema } from '../schema/write-schema';
+import { suggestion } from './did-you-mean';
+import type { EntityConfig, PolicyFunction } from './entity-config';
+import { mergeSettingsChain } from './merge-settings';
+import { resolveOperations } from './resolve-operations';
+import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
+import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
+import { STANDARD_OPERATION_IDS } from './svc-settings';
+import { validateEntityConfig } from './validate-entity-config';
+import { BUILT_IN_SETTINGS } from './built-in-settings';
+
+export interface ResolveEntityArgs {
+  readonly target: Function;
+  readonly config: EntityConfig;
+  readonly global: GlobalSettings;
+  readonly globalPolicy?: PolicyFunction;
+  readonly adapter: RepositoryAdapter;
+}
+
+export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
+  const { target, config, global, adapter } = args;
+  const metadata = adapter.metadata;
+  const name = metadata.name || target.name;
+  validateEntityConfig(name, config);
+  const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
+  const soft = resolveSoftDelete(name, entitySettings, metadata);
+  const { states } = resolveOperations({ entity: name, map: config.operations, globalMap: global.operations, soft });
+  const operations = new Map<StandardOperationId, ResolvedOperation>();
+  for (const [id, state] of states) {
+    const opConfig = config.operations?.[id];
+    const opScope = typeof opConfig === 'object' ? pickSettings(opConfig) : undefined;
+    const scopes = [global, config, opScope];
+    const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
+    const softDelete = soft && settings.delete !== false;
+    const opPolicy = typeof opConfig === 'object' ? opConfig.policy : undefined;
+    operations.set(
+      id,
+      Object.freeze({
+        id,
+        state,
+        settings,
+        scopes,
+        softDelete,
+        policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
+        handler: typeof opConfig === 'object' ? opConfig.handler : undefined,
+        list: id === 'findMany' ? buildListQueryConfig({ entity: name, metadata, filter: config.filter, sort: config.sort, settings, softDelete }) : undefined,
+      }),
+    );
+  }
+  return Object.freeze({
+    name,
+    target,
+    config,
+    metadata,
+    adapter,
+    lookup: resolveLookup(name, entitySettings, metadata),
+    operations,
+    filterApply: config.filter?.apply,
+    serverFilter: buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } }),
+    input: {
+      create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: config.schema?.input?.create }),
+      update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: config.schema?.input?.update }),
+      patch: buildWriteSchema({ entity: name, metadata, slot: 'patch', list: config.schema?.input?.patch ?? config.schema?.input?.update }),
+    },
+    output: { fields: metadata.columns.map((column) => column.property) },
+  });
+}
+
+function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): boolean {
+  if (settings.delete === false) return false;
+  const { field, strategy } = settings.delete;
+  const hasMarker = metadata.deleteMarker === field;
+  if (strategy === 'soft' && !hasMarker) {
+    const columns = metadata.columns.map((column) => column.property);
+    throw new ConfigurationException({
+      entity,
+      path: 'delete.strategy',
+      message: `is 'soft' but ${entity} has no soft-delete marker column '${field}'.${suggestion(field, columns)} Add a delete-date column named '${field}', set delete.field, or use 'auto'.`,
+    });
+  }
+  return strategy !== 'hard' && hasMarker;
+}
+
+function resolveLookup(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): ResolvedEntity['lookup'] {
+  const field = settings.identifier?.field;
+  if (field === undefined) return { param: 'id', fields: metadata.primaryKeys };
+  const column = metadata.columns.find((candidate) => candidate.property === field);
+  const fail = (message: string) => {
+    throw new ConfigurationException({ entity, path: 'identifier.field', message });
+  };
+  if (metadata.primaryKeys.length > 1) fail(`cannot be used on ${entity}, whose primary key is composite.`);
+  if (!column) {
+    const relation = metadata.relations.some((candidate) => candidate.property === field);
+    fail(relation ? `'${field}' is a relation; name a scalar column.` : `'${field}' is not a column of ${entity}.${suggestion(field, metadata.columns.map((c) => c.property))}`);
+  }
+  if (!['string', 'uuid', 'integer', 'number', 'bigint', 'enum'].includes(column!.kind)) fail(`'${field}' is a ${column!.kind} column; name a string or number column.`);
+  return { param: field, fields: [field] };
+}
+
+const SETTINGS_KEYS = ['pagination', 'errors', 'cache', 'delete', 'realtime', 'identifier'] as const;
+
+function pickSettings(opConfig: object): SvcSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTINGS_KEYS) if (key in opConfig) out[key] = (opConfig as Record<string, unknown>)[key];
+  return out as SvcSettings;
+}
+
+export { STANDARD_OPERATION_IDS };

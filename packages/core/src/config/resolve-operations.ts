@@ -1,0 +1,58 @@
+/** The per-entity `operations` map rules of SPEC.md: absent → defaults, present → whitelist; the global boolean map. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { EntityOperationsMap } from './entity-config';
+import { suggestion } from './did-you-mean';
+import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
+import { isPlainObject } from './validate-settings';
+
+/** `on`: served; `disabled`: on in entity config but off in the global map (405). Off operations are absent. */
+export type OperationState = 'on' | 'disabled';
+
+export interface OperationsResolution {
+  readonly states: ReadonlyMap<StandardOperationId, OperationState>;
+}
+
+const DEFAULT_ON: readonly StandardOperationId[] = ['createOne', 'findOne', 'findMany', 'updateOne', 'patchOne', 'deleteOne'];
+const SOFT_ONLY: readonly StandardOperationId[] = ['restoreOne', 'purgeOne'];
+
+export function resolveOperations(args: {
+  entity: string;
+  map: EntityOperationsMap | undefined;
+  globalMap: Partial<Record<StandardOperationId, boolean>> | undefined;
+  soft: boolean;
+}): OperationsResolution {
+  const { entity, map, globalMap, soft } = args;
+  const states = new Map<StandardOperationId, OperationState>();
+  if (map === undefined) {
+    const defaults = soft ? [...DEFAULT_ON, ...SOFT_ONLY] : DEFAULT_ON;
+    for (const id of defaults) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
+    return { states };
+  }
+  if (!isPlainObject(map)) throw new ConfigurationException({ entity, path: 'operations', message: 'must be an object keyed by operation id.' });
+  for (const [id, value] of Object.entries(map)) {
+    if (!(STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
+      const caseTwin = STANDARD_OPERATION_IDS.find((standard) => standard.toLowerCase() === id.toLowerCase());
+      throw new ConfigurationException({
+        entity,
+        path: `operations.${id}`,
+        message: caseTwin
+          ? `differs from the standard operation '${caseTwin}' only by letter case. Rename it or use '${caseTwin}'.`
+          : `custom operations are not supported by this version of Svc.${suggestion(id, STANDARD_OPERATION_IDS)} Remove the entry, or name a standard operation.`,
+      });
+    }
+    if (value === false || value === undefined) continue;
+    if (value !== true && !isPlainObject(value)) {
+      throw new ConfigurationException({ entity, path: `operations.${id}`, message: 'must be true, false or an operation config object.' });
+    }
+    const opId = id as StandardOperationId;
+    if (SOFT_ONLY.includes(opId) && !soft) {
+      throw new ConfigurationException({
+        entity,
+        path: `operations.${id}`,
+        message: `${id} needs soft delete, but ${entity} resolves to hard delete. Add a delete-date column (delete.field), or remove ${id}.`,
+      });
+    }
+    states.set(opId, 'on');
+  }
+  return { states };
+}

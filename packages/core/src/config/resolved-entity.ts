@@ -1,0 +1,39 @@
+/** The frozen result of resolving one entity's config at bootstrap: what every request reads, nothing recomputed. */
+import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { RepositoryAdapter } from '../persistence/repository-adapter';
+import type { FilterAllowlist } from '../query/filter-allowlist';
+import type { ListQueryConfig } from '../query/list-query-config';
+import type { OutputProjection } from '../schema/output-projection';
+import type { WriteSchema } from '../schema/write-schema';
+import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
+import type { OperationState } from './resolve-operations';
+import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
+
+export interface ResolvedOperation {
+  readonly id: StandardOperationId;
+  readonly state: OperationState;
+  readonly settings: ResolvedSettings;
+  /** The settings scopes up to this operation, so a per-call scope can be merged on top. */
+  readonly scopes: readonly (SvcSettings | undefined)[];
+  readonly policy?: PolicyFunction;
+  readonly handler?: OperationHandler;
+  /** Reads hide soft-deleted rows / the delete family soft-deletes. */
+  readonly softDelete: boolean;
+  /** findMany only. */
+  readonly list?: ListQueryConfig;
+}
+
+export interface ResolvedEntity {
+  readonly name: string;
+  readonly target: Function;
+  readonly config: EntityConfig;
+  readonly metadata: EntityMetadata;
+  readonly adapter: RepositoryAdapter;
+  /** The route parameter and the fields a single row is looked up by (the primary key, or `identifier.field`). */
+  readonly lookup: { readonly param: string; readonly fields: readonly string[] };
+  readonly operations: ReadonlyMap<StandardOperationId, ResolvedOperation>;
+  readonly filterApply?: FilterConfig['apply'];
+  readonly serverFilter: FilterAllowlist;
+  readonly input: { readonly create: WriteSchema; readonly update: WriteSchema; readonly patch: WriteSchema };
+  readonly output: OutputProjection;
+}

@@ -1,0 +1,124 @@
+/** The settings keys (`SvcSettings`) merged through the precedence chain: built-in → global → entity → operation → call. */
+
+export type PaginationStrategyName = 'offset' | 'page' | 'cursor' | 'since' | 'none' | (string & {});
+
+export interface PaginationSettings {
+  /** Page size when the request sends no `limit`. @default 20 */
+  readonly defaultLimit?: number;
+  /** A larger `limit` is clamped to this. @default 100 */
+  readonly maxLimit?: number;
+  /** @default 'offset' */
+  readonly strategy?: PaginationStrategyName;
+  /** Count the whole match set; false makes `total` null. @default true */
+  readonly count?: boolean;
+  readonly since?: { readonly field?: string };
+}
+
+export interface CacheSettings {
+  /** Result-cache lifetime in seconds; omitted means off; `false` turns an inherited ttl off. */
+  readonly ttl?: number | false;
+  /** ETag on single-item responses plus If-None-Match / If-Match handling. @default true */
+  readonly etag?: boolean;
+}
+
+export type DeleteStrategy = 'auto' | 'soft' | 'hard';
+
+export interface DeleteSettings {
+  /** Soft-delete marker property. @default 'deletedAt' */
+  readonly field?: string;
+  /** @default 'auto' (soft when the entity has the marker, hard otherwise) */
+  readonly strategy?: DeleteStrategy;
+}
+
+export interface ErrorSettings {
+  /** Serve driver-level detail in error responses. @default false */
+  readonly exposeInternals?: boolean;
+}
+
+export type RealtimeEventId = 'created' | 'updated' | 'patched' | 'deleted' | 'restored';
+
+export interface RealtimeSettings {
+  readonly events?: Partial<Record<RealtimeEventId, boolean>>;
+  readonly subscribableFields?: readonly string[] | { readonly exclude: readonly string[] };
+  readonly onPublishError?: (error: unknown, transport: unknown, event: unknown) => void;
+}
+
+export interface IdentifierSettings {
+  /** A scalar column the single-row routes look rows up by, instead of the primary key. */
+  readonly field: string;
+}
+
+export const STANDARD_OPERATION_IDS = [
+  'createOne',
+  'findOne',
+  'findMany',
+  'updateOne',
+  'patchOne',
+  'deleteOne',
+  'restoreOne',
+  'purgeOne',
+] as const;
+
+export type StandardOperationId = (typeof STANDARD_OPERATION_IDS)[number];
+
+/** Every settings key, as the global and entity scopes take them. */
+export interface SvcSettings {
+  readonly pagination?: PaginationSettings;
+  readonly errors?: ErrorSettings;
+  readonly cache?: CacheSettings | false;
+  readonly delete?: DeleteSettings | false;
+  readonly realtime?: RealtimeSettings | false;
+  /** Global and entity scope only. */
+  readonly identifier?: IdentifierSettings;
+}
+
+/** Global scope adds the boolean operations map. */
+export interface GlobalSettings extends SvcSettings {
+  readonly operations?: Partial<Record<StandardOperationId, boolean>>;
+}
+
+/** The settings keys each operation's stages read, and so the only ones allowed at its scope. */
+export interface OperationSettingsById {
+  findMany: Pick<SvcSettings, 'pagination' | 'delete' | 'cache' | 'errors'>;
+  findOne: Pick<SvcSettings, 'delete' | 'cache' | 'errors'>;
+  createOne: Pick<SvcSettings, 'realtime' | 'cache' | 'errors'>;
+  updateOne: Pick<SvcSettings, 'realtime' | 'cache' | 'errors'>;
+  patchOne: Pick<SvcSettings, 'realtime' | 'cache' | 'errors'>;
+  deleteOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+  restoreOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+  purgeOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+}
+
+/** Keys allowed per operation, for the bootstrap check (mirrors `OperationSettingsById`). */
+export const OPERATION_SETTINGS_KEYS: Readonly<Record<StandardOperationId, readonly string[]>> = {
+  findMany: ['pagination', 'delete', 'cache', 'errors'],
+  findOne: ['delete', 'cache', 'errors'],
+  createOne: ['realtime', 'cache', 'errors'],
+  updateOne: ['realtime', 'cache', 'errors'],
+  patchOne: ['realtime', 'cache', 'errors'],
+  deleteOne: ['realtime', 'delete', 'cache', 'errors'],
+  restoreOne: ['realtime', 'delete', 'cache', 'errors'],
+  purgeOne: ['realtime', 'delete', 'cache', 'errors'],
+};
+
+/** Settings after the chain: every key filled in; subtrees turned off are `false`. */
+export interface ResolvedSettings {
+  readonly pagination: {
+    readonly defaultLimit: number;
+    readonly maxLimit: number;
+    readonly strategy: PaginationStrategyName;
+    readonly count: boolean;
+    readonly since: { readonly field: string };
+  };
+  readonly errors: { readonly exposeInternals: boolean };
+  readonly cache: { readonly ttl: number | false; readonly etag: boolean } | false;
+  readonly delete: { readonly field: string; readonly strategy: DeleteStrategy } | false;
+  readonly realtime:
+    | {
+        readonly events: Partial<Record<RealtimeEventId, boolean>>;
+        readonly subscribableFields?: RealtimeSettings['subscribableFields'];
+        readonly onPublishError?: RealtimeSettings['onPublishError'];
+      }
+    | false;
+  readonly identifier?: IdentifierSettings;
+}

@@ -1,0 +1,103 @@
+/** @svc/core: every public export, by name. */
+export { createSvc, createCrud, SvcInstance } from './service/create-svc';
+export type { SvcOptions, CrudRuntime } from './service/create-svc';
+export { SvcService } from './service/svc-service';
+export type { CallOptions, ListEnvelope } from './service/svc-service';
+export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
+export type { SvcContext } from './service/svc-context';
+export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
+export { builtInHandlers, STANDARD_ROUTES } from './operations/standard-operations';
+export type { StandardRoute, OperationFlow } from './operations/standard-operations';
+
+export { STANDARD_OPERATION_IDS } from './config/svc-settings';
+export type {
+  SvcSettings,
+  GlobalSettings,
+  ResolvedSettings,
+  PaginationSettings,
+  CacheSettings,
+  DeleteSettings,
+  DeleteStrategy,
+  ErrorSettings,
+  RealtimeSettings,
+  RealtimeEventId,
+  IdentifierSettings,
+  StandardOperationId,
+  OperationSettingsById,
+  PaginationStrategyName,
+} from './config/svc-settings';
+export { BUILT_IN_SETTINGS } from './config/built-in-settings';
+export { mergeSettings, mergeSettingsChain } from './config/merge-settings';
+export type {
+  EntityConfig,
+  EntityStructure,
+  EntityOperationsMap,
+  StandardOperationConfig,
+  FilterConfig,
+  SortConfig,
+  SchemaConfig,
+  FieldList,
+  FieldListSlot,
+  ExcludeList,
+  FilterExpression,
+  FindManyQuery,
+  ApplyArgs,
+  PolicyArgs,
+  PolicyFunction,
+  OperationHandler,
+  SvcOperationInput,
+  RouteOptions,
+} from './config/entity-config';
+export type { ResolvedEntity, ResolvedOperation } from './config/resolved-entity';
+
+export { ERROR_CATALOG, errorTypeUri } from './errors/error-catalog';
+export type { SvcErrorCode, ErrorCatalogEntry } from './errors/error-catalog';
+export {
+  SvcException,
+  QueryInvalidException,
+  QueryUnsupportedParamException,
+  ValidationFailedException,
+  MalformedRequestException,
+  ForbiddenException,
+  NotFoundException,
+  OperationDisabledException,
+  ConflictException,
+  AlreadyDeletedException,
+  NotDeletedException,
+  PreconditionFailedException,
+  PreconditionUnsupportedException,
+  UnresolvedRelationException,
+  PersistenceException,
+  TransactionFailedException,
+  InternalException,
+} from './errors/svc-exception';
+export type { SvcErrorItem, SvcExceptionOptions } from './errors/svc-exception';
+export { ConfigurationException } from './errors/configuration-exception';
+export type { ConfigurationProblem } from './errors/configuration-exception';
+export { toProblemDetails, toSvcException, PROBLEM_CONTENT_TYPE } from './errors/problem-details';
+export type { ProblemDetails, ProblemDetailsOptions } from './errors/problem-details';
+
+export type {
+  EntityMetadata,
+  ColumnMetadata,
+  ColumnKind,
+  RelationMetadata,
+  RelationKind,
+  EntityKey,
+} from './persistence/entity-metadata';
+export type {
+  RepositoryAdapter,
+  AdapterSession,
+  Row,
+  FindManyArgs,
+  FindManyResult,
+  FindOneArgs,
+  WriteArgs,
+  SvcInfrastructure,
+  InfrastructureResolver,
+} from './persistence/repository-adapter';
+export { FILTER_OPERATORS, andFilters } from './query/query-ast';
+export type { FilterNode, FilterCondition, FilterGroup, FilterNot, FilterOperator, SortKey, RowView } from './query/query-ast';
+export { parseQueryString } from './query/parse-query-string';
+export type { QueryPairs } from './query/parse-query-string';
+export { computeEtag, canonicalJson } from './cache/etag';

@@ -1,0 +1,62 @@
+/** deleteOne, restoreOne and purgeOne, each in one transaction with its lock, checks and write. */
+import { AlreadyDeletedException, NotDeletedException } from '../errors/svc-exception';
+import { projectRow } from '../schema/output-projection';
+import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { loadRow } from '../pipeline/stages/load-row-stage';
+import { emptyResponse, itemResponse } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { checkIfMatch } from '../pipeline/stages/precondition-stage';
+import { runInTransaction } from '../pipeline/run-in-transaction';
+import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import { runHandler } from './run-handler';
+
+export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
+  const lookup = readLookupKey(call);
+  if (call.operation.handler) return (await runHandler(call, { id: lookup }), emptyResponse());
+  await runInTransaction(call, async (session) => {
+    const row = await lockedRow(call, session);
+    const key = primaryKeyOf(call, row);
+    if (!call.operation.softDelete) return call.entity.adapter.remove(key, { session });
+    if (isDeleted(call, row)) throw new AlreadyDeletedException(call.entity.name, call.request.id);
+    await call.entity.adapter.softDelete(key, { session });
+  });
+  return emptyResponse();
+}
+
+export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> {
+  readLookupKey(call);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, {})) as Row);
+  const row = await runInTransaction(call, async (session) => {
+    const current = await lockedRow(call, session);
+    if (!isDeleted(call, current)) throw new NotDeletedException(call.entity.name, call.request.id);
+    const key = primaryKeyOf(call, current);
+    await call.entity.adapter.restore(key, { session });
+    return loadRow(call, key, { view: 'all', session });
+  });
+  return itemResponse(call, row);
+}
+
+export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
+  readLookupKey(call);
+  if (call.operation.handler) return (await runHandler(call, {}), emptyResponse());
+  await runInTransaction(call, async (session) => {
+    const row = await lockedRow(call, session);
+    if (call.operation.softDelete && !isDeleted(call, row)) throw new NotDeletedException(call.entity.name, call.request.id);
+    await call.entity.adapter.remove(primaryKeyOf(call, row), { session });
+  });
+  return emptyResponse();
+}
+
+/** The addressed row whether deleted or not, locked, after If-Match and policy. */
+async function lockedRow(call: OperationCall, session: AdapterSession): Promise<Row> {
+  const row = await loadRow(call, readLookupKey(call), { view: 'all', lock: true, session });
+  checkIfMatch(call, projectRow(row, call.entity.output));
+  await checkPolicy(call, { entity: row });
+  return row;
+}
+
+function isDeleted(call: OperationCall, row: Row): boolean {
+  const marker = call.entity.metadata.deleteMarker;
+  return marker !== undefined && row[marker] !== null && row[marker] !== undefined;
+}

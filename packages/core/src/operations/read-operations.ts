@@ -1,0 +1,60 @@
+/** findMany and findOne: resolve the query, check policy, read, project. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { FindManyQuery } from '../config/entity-config';
+import { buildListQueryConfig } from '../query/build-list-query-config';
+import type { QueryPairs } from '../query/parse-query-string';
+import { resolveProgrammaticListQuery, resolveWireListQuery } from '../query/resolve-list-query';
+import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { runHandler } from './run-handler';
+
+export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
+  await checkPolicy(call, {});
+  const config = listConfig(call);
+  const query = call.request.query;
+  const plan = Array.isArray(query)
+    ? await resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
+    : await resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
+  if (call.operation.handler) {
+    const result = (await runHandler(call, { query: plan })) as { entities?: unknown; total?: unknown; meta?: Record<string, unknown> };
+    if (!result || !Array.isArray(result.entities)) {
+      throw new ConfigurationException({ entity: call.entity.name, path: 'operations.findMany.handler', message: 'must return { entities, total }.' });
+    }
+    return listResponse(call, { rows: result.entities, total: (result.total as number) ?? null, limit: plan.limit, offset: plan.offset, meta: result.meta });
+  }
+  const result = await call.entity.adapter.findMany({
+    where: plan.where,
+    sort: plan.sort,
+    limit: plan.limit,
+    offset: plan.offset,
+    count: plan.count,
+    view: plan.view,
+  });
+  return listResponse(call, { rows: result.rows, total: result.total, limit: plan.limit, offset: plan.offset });
+}
+
+export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
+  const key = readLookupKey(call);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
+  const row = await loadRow(call, key, { view: liveView(call) });
+  await checkPolicy(call, { entity: row });
+  return itemResponse(call, row, { conditional: true });
+}
+
+/** The bootstrap list config, rebuilt only when per-call settings change the chain. */
+function listConfig(call: OperationCall) {
+  const config = call.operation.list!;
+  if (call.settings === call.operation.settings) return config;
+  const { entity } = call;
+  return buildListQueryConfig({
+    entity: entity.name,
+    metadata: entity.metadata,
+    filter: entity.config.filter,
+    sort: entity.config.sort,
+    settings: call.settings,
+    softDelete: entity.metadata.deleteMarker !== undefined && call.operation.softDelete && call.settings.delete !== false,
+  });
+}

@@ -1,0 +1,59 @@
+/** createOne, updateOne and patchOne: validate, then lock, check, write and re-read in one transaction. */
+import { ValidationFailedException } from '../errors/svc-exception';
+import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import { projectRow } from '../schema/output-projection';
+import { validateBody } from '../schema/validate-body';
+import type { EntityKey } from '../persistence/entity-metadata';
+import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { itemResponse } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { runInTransaction } from '../pipeline/run-in-transaction';
+import { runHandler } from './run-handler';
+
+export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
+  refuseIfMatch(call);
+  const values = validateBody(call.entity.input.create, call.request.body);
+  await checkPolicy(call, { body: call.request.body });
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
+  const row = await runInTransaction(call, async (session) => {
+    const inserted = await call.entity.adapter.insert(values, { session });
+    return inserted.row ?? (await loadRow(call, inserted.key, { view: 'all', session }));
+  });
+  const response = itemResponse(call, row, { status: 201 });
+  const lookupValues = call.entity.lookup.fields.map((field) => String(row[field]));
+  return { ...response, resourceId: lookupValues.join(',') };
+}
+
+export function updateOne(call: OperationCall): Promise<ExecuteResponse> {
+  return writeExisting(call, validateBody(call.entity.input.update, call.request.body, { replace: true }));
+}
+
+export function patchOne(call: OperationCall): Promise<ExecuteResponse> {
+  const values = validateBody(call.entity.input.patch, call.request.body);
+  if (Object.keys(values).length === 0) {
+    throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');
+  }
+  return writeExisting(call, values);
+}
+
+async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteResponse> {
+  const lookup = readLookupKey(call);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: lookup, body: values })) as Row);
+  const row = await runInTransaction(call, async (session) => {
+    const key = await guardRow(call, lookup, session, values);
+    await call.entity.adapter.update(key, values, { session });
+    return loadRow(call, key, { view: 'all', session });
+  });
+  return itemResponse(call, row);
+}
+
+/** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns its primary key. */
+export async function guardRow(call: OperationCall, lookup: EntityKey, session: AdapterSession, body?: unknown): Promise<EntityKey> {
+  const row = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
+  checkIfMatch(call, projectRow(row, call.entity.output));
+  await checkPolicy(call, { entity: row, body });
+  return primaryKeyOf(call, row);
+}

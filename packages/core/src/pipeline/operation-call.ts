@@ -1,0 +1,41 @@
+/** One call of an operation as it moves through the stages: the request, the resolved config, the context. */
+import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
+import type { FindManyQuery } from '../config/entity-config';
+import type { QueryPairs } from '../query/parse-query-string';
+import type { SvcContext } from '../service/svc-context';
+
+export interface ExecuteRequest {
+  readonly operation: StandardOperationId;
+  /** The route parameter (a string over HTTP) or a typed id. */
+  readonly id?: unknown;
+  readonly body?: unknown;
+  /** Raw query-string pairs (the wire) or a programmatic query object. */
+  readonly query?: QueryPairs | FindManyQuery;
+  readonly headers?: { readonly ifMatch?: string; readonly ifNoneMatch?: string };
+  readonly context?: SvcContext;
+  /** Per-call settings: the last link of the chain. */
+  readonly settings?: SvcSettings;
+}
+
+export interface ExecuteResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly etag?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** createOne: the new row's route id, from which a binding builds `Location`. */
+  readonly resourceId?: string;
+}
+
+export interface OperationCall {
+  readonly entity: ResolvedEntity;
+  readonly operation: ResolvedOperation;
+  readonly settings: ResolvedSettings;
+  readonly request: ExecuteRequest;
+  readonly context: SvcContext;
+}
+
+/** True when ETags and conditional headers are on for this call. */
+export function etagsOn(call: OperationCall): boolean {
+  return call.settings.cache !== false && call.settings.cache.etag;
+}

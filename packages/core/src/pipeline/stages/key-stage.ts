@@ -1,0 +1,42 @@
+/** Turns the route id into lookup values, coerced by column kind; a malformed id is a 400 naming `id`. */
+import { NotFoundException, QueryInvalidException } from '../../errors/svc-exception';
+import type { EntityKey } from '../../persistence/entity-metadata';
+import type { Row } from '../../persistence/repository-adapter';
+import { coerceFilterValue } from '../../query/coerce-filter-value';
+import type { OperationCall } from '../operation-call';
+
+export function readLookupKey(call: OperationCall): EntityKey {
+  const { entity } = call;
+  const { fields, param } = entity.lookup;
+  const raw = call.request.id;
+  if (raw === undefined || raw === null || raw === '') {
+    throw new QueryInvalidException([{ param, code: 'required', detail: `${param} is required.` }]);
+  }
+  const parts = fields.length === 1 ? [raw] : String(raw).split(',');
+  if (parts.length !== fields.length) {
+    throw new QueryInvalidException([{ param, code: 'invalid_value', detail: `${param} must give ${fields.length} comma-separated key values (${fields.join(', ')}).` }]);
+  }
+  const key: Record<string, unknown> = {};
+  fields.forEach((field, index) => {
+    const column = entity.metadata.columns.find((candidate) => candidate.property === field)!;
+    const coerced = coerceFilterValue(column, parts[index]);
+    if (!coerced.ok) {
+      if (column.kind === 'uuid' || column.kind === 'enum') throw new NotFoundException(entity.name, raw);
+      throw new QueryInvalidException([{ param, code: 'invalid_value', detail: `${param} ${coerced.reason}; got '${String(parts[index]).slice(0, 40)}'.` }]);
+    }
+    key[field] = coerced.value;
+  });
+  return key;
+}
+
+/** The primary-key values of a loaded row (writes always address the real primary key). */
+export function primaryKeyOf(call: OperationCall, row: Row): EntityKey {
+  const key: Record<string, unknown> = {};
+  for (const field of call.entity.metadata.primaryKeys) key[field] = row[field];
+  return key;
+}
+
+/** True when the lookup is the primary key itself, so a write can address the row without reading it first. */
+export function lookupIsPrimaryKey(call: OperationCall): boolean {
+  return call.entity.lookup.param === 'id';
+}

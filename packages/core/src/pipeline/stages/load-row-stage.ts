@@ -1,0 +1,33 @@
+/** Loads the row a single-row operation addresses, inside `filter.apply`; missing or out of scope is 404. */
+import { NotFoundException } from '../../errors/svc-exception';
+import type { EntityKey } from '../../persistence/entity-metadata';
+import type { AdapterSession, Row } from '../../persistence/repository-adapter';
+import type { RowView } from '../../query/query-ast';
+import { resolveApplyFilter } from '../../query/resolve-apply-filter';
+import type { OperationCall } from '../operation-call';
+
+export interface LoadRowOptions {
+  readonly view: RowView;
+  readonly lock?: boolean;
+  readonly session?: AdapterSession;
+}
+
+export async function loadRow(call: OperationCall, key: EntityKey, options: LoadRowOptions): Promise<Row> {
+  const row = await call.entity.adapter.findOne({ key, where: await scopeFilter(call), ...options });
+  if (!row) throw new NotFoundException(call.entity.name, call.request.id);
+  return row;
+}
+
+/** The `filter.apply` node for this call, or undefined. */
+export function scopeFilter(call: OperationCall) {
+  return resolveApplyFilter(call.entity.filterApply, call.entity.serverFilter, {
+    entity: call.entity.name,
+    operation: call.operation.id,
+    context: call.context,
+  });
+}
+
+/** The row view of a read or a lookup before a write: soft-deleted rows are hidden unless soft delete is off. */
+export function liveView(call: OperationCall): RowView {
+  return call.operation.softDelete ? 'live' : 'all';
+}

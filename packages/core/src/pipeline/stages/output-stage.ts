@@ -1,0 +1,28 @@
+/** Builds item and list responses: projection, ETag, 304 on a matching If-None-Match. */
+import { computeEtag } from '../../cache/etag';
+import type { Row } from '../../persistence/repository-adapter';
+import { projectRow } from '../../schema/output-projection';
+import { etagsOn, type ExecuteResponse, type OperationCall } from '../operation-call';
+import { ifNoneMatchHits } from './precondition-stage';
+
+export function itemResponse(call: OperationCall, row: Row, options: { status?: number; conditional?: boolean } = {}): ExecuteResponse {
+  const body = projectRow(row, call.entity.output);
+  if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
+  const etag = computeEtag(body);
+  if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };
+  return { status: options.status ?? 200, body, etag, headers: { ETag: etag } };
+}
+
+export function listResponse(
+  call: OperationCall,
+  result: { rows: Row[]; total: number | null; limit: number; offset: number; meta?: Record<string, unknown> },
+): ExecuteResponse {
+  const items = result.rows.map((row) => projectRow(row, call.entity.output));
+  const body: Record<string, unknown> = { items, limit: result.limit, offset: result.offset, total: result.total };
+  if (result.meta && Object.keys(result.meta).length > 0) body.meta = result.meta;
+  return { status: 200, body, headers: {} };
+}
+
+export function emptyResponse(status = 204): ExecuteResponse {
+  return { status, headers: {} };
+}

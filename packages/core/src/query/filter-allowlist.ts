@@ -1,0 +1,44 @@
+/** The filterable fields of an entity and their operators, built once at bootstrap. */
+import type { ColumnMetadata } from '../persistence/entity-metadata';
+import type { FilterOperator } from './query-ast';
+
+export interface FilterLimits {
+  readonly maxDepth: number;
+  readonly maxInValues: number;
+  readonly maxLikePatternLength: number;
+}
+
+export interface FilterableField {
+  readonly column: ColumnMetadata;
+  /** Operators this field takes; every operator its kind supports unless the map form narrows it. */
+  readonly operators: ReadonlySet<FilterOperator>;
+}
+
+export interface FilterAllowlist {
+  readonly fields: ReadonlyMap<string, FilterableField>;
+  readonly limits: FilterLimits;
+}
+
+const COMPARISON: FilterOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'notIn', 'between', 'isNull', 'isNotNull'];
+const TEXT: FilterOperator[] = [...COMPARISON, 'like', 'ilike', 'contains', 'startsWith', 'endsWith'];
+const EQUALITY: FilterOperator[] = ['eq', 'ne', 'in', 'notIn', 'isNull', 'isNotNull'];
+
+/** Operators that make sense for a column kind. */
+export function operatorsForKind(column: ColumnMetadata): readonly FilterOperator[] {
+  switch (column.kind) {
+    case 'string':
+      return TEXT;
+    case 'boolean':
+    case 'uuid':
+    case 'enum':
+      return EQUALITY;
+    case 'json':
+      return ['isNull', 'isNotNull'];
+    default:
+      return COMPARISON;
+  }
+}
+
+export const LIKE_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
+export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn', 'between']);
+export const NULL_OPERATORS: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);

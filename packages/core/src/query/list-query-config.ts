@@ -1,0 +1,22 @@
+/** Everything a list read needs to resolve a request, built once per operation at bootstrap. */
+import type { FilterExpression, SortConfig, FilterConfig } from '../config/entity-config';
+import type { FilterAllowlist } from './filter-allowlist';
+import type { FilterNode, SortKey } from './query-ast';
+import type { SortAllowlist } from './resolve-sort';
+
+export interface ListQueryConfig {
+  readonly entity: string;
+  readonly filter: FilterAllowlist;
+  /** Every own column with every operator its kind takes: what server-side `filter.apply` may use. */
+  readonly serverFilter: FilterAllowlist;
+  readonly filterDefault?: FilterNode;
+  readonly filterApply?: FilterConfig['apply'];
+  readonly sort: SortAllowlist;
+  readonly sortDefault: readonly SortKey[];
+  readonly sortApply?: SortConfig['apply'];
+  /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */
+  readonly softDelete: boolean;
+  readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number; readonly count: boolean };
+}
+
+export type { FilterExpression };

@@ -1,0 +1,124 @@
+/** Reads the wire parameters of a list read into the programmatic query shape, collecting every problem. */
+import type { QueryPairs } from './parse-query-string';
+import { splitBracketKey } from './parse-query-string';
+import type { QueryErrors } from './query-errors';
+
+/** The wire query after reading: still strings, filter as a null-prototype object tree. */
+export interface WireListQuery {
+  filter?: Record<string, unknown>;
+  /** The JSON form (`filter={...}`), parsed. */
+  filterJson?: unknown;
+  sort?: string;
+  limit?: string;
+  offset?: string;
+  withDeleted?: string;
+  onlyDeleted?: string;
+}
+
+const SCALAR_PARAMS = new Set(['sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted']);
+
+/** Parameters of the grammar that this version of the resource does not take (select, include, search, ...). */
+const NOT_TAKEN = new Map<string, string>([
+  ['select', 'select is not supported by this resource yet. Remove it; every readable field is served.'],
+  ['include', 'include is not supported by this resource. Remove it.'],
+  ['search', 'search is disabled on this resource. Remove search[query], or use filter.'],
+  ['page', 'page[...] is not taken under the offset strategy. Use limit and offset.'],
+  ['cursor', 'cursor is not taken under the offset strategy. Use limit and offset.'],
+  ['since', 'since is not taken under the offset strategy. Use limit and offset.'],
+]);
+
+export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireListQuery {
+  const query: WireListQuery = {};
+  const seen = new Set<string>();
+  for (const [key, value] of pairs) {
+    if (SCALAR_PARAMS.has(key)) {
+      if (seen.has(key)) {
+        errors.add(key, 'repeated', `${key} is given more than once. Send it once.`);
+        continue;
+      }
+      seen.add(key);
+      query[key as 'sort'] = value;
+      continue;
+    }
+    if (key === 'filter') {
+      if (query.filterJson !== undefined) {
+        errors.add('filter', 'repeated', 'filter is given more than once. Send one JSON filter.');
+        continue;
+      }
+      query.filterJson = parseJsonFilter(value, errors);
+      continue;
+    }
+    const segments = splitBracketKey(key);
+    const root = segments?.[0] ?? key.split('[')[0]!;
+    if (root === 'filter' && segments) {
+      addBracketFilter(query, segments.slice(1), key, value, errors);
+    } else if (NOT_TAKEN.has(root)) {
+      errors.unsupportedParam(key, NOT_TAKEN.get(root)!);
+    } else if (root === 'filter') {
+      errors.add(key, 'malformed', `${key} is not a well-formed bracket key. Write filter[<field>][<operator>]=<value>.`);
+    } else {
+      errors.unsupportedParam(key, `${key} is not a query parameter of this resource. Remove it or check its spelling.`);
+    }
+  }
+  return query;
+}
+
+function parseJsonFilter(value: string, errors: QueryErrors): unknown {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      errors.add('filter', 'malformed', 'filter must be a JSON object, for example {"pages":{"gte":100}}.');
+      return undefined;
+    }
+    return parsed;
+  } catch {
+    errors.add('filter', 'malformed', 'filter is not valid JSON. Send a JSON object or use filter[<field>][<operator>]=<value>.');
+    return undefined;
+  }
+}
+
+/** Places one bracket parameter into the filter tree; `[]` appends to a list. */
+function addBracketFilter(
+  query: WireListQuery,
+  path: string[],
+  key: string,
+  value: string,
+  errors: QueryErrors,
+): void {
+  if (path.length < 2 && !(path.length === 1 && path[0] === '')) {
+    errors.add(key, 'malformed', `${key} needs a field and an operator: filter[<field>][<operator>]=<value>.`);
+    return;
+  }
+  let node = (query.filter ??= Object.create(null) as Record<string, unknown>);
+  const appends = path[path.length - 1] === '';
+  const steps = appends ? path.slice(0, -1) : path;
+  if (steps.some((step) => step === '')) {
+    errors.add(key, 'malformed', `${key} has an empty bracket in the middle. Write filter[<field>][<operator>][]=<value>.`);
+    return;
+  }
+  for (const step of steps.slice(0, -1)) {
+    const next = node[step];
+    if (next === undefined) node = node[step] = Object.create(null) as Record<string, unknown>;
+    else if (isTree(next)) node = next;
+    else return conflict(key, errors);
+  }
+  const last = steps[steps.length - 1]!;
+  const existing = node[last];
+  if (appends) {
+    if (existing === undefined) node[last] = [value];
+    else if (Array.isArray(existing)) existing.push(value);
+    else conflict(key, errors);
+  } else if (existing === undefined) {
+    node[last] = value;
+  } else {
+    errors.add(key, 'repeated', `${key} is given more than once. Use ${key}[]=... to send a list.`);
+  }
+}
+
+function conflict(key: string, errors: QueryErrors): void {
+  errors.add(key, 'malformed', `${key} clashes with another filter parameter on the same path.`);
+}
+
+function isTree(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,108 @@
+/** From a wire or programmatic list query to what the adapter runs: filter, sort, page, count and row view. */
+import type { FindManyQuery } from '../config/entity-config';
+import type { SvcContext } from '../service/svc-context';
+import type { ListQueryConfig } from './list-query-config';
+import { andFilters, type FilterNode, type RowView, type SortKey } from './query-ast';
+import { QueryErrors } from './query-errors';
+import type { QueryPairs } from './parse-query-string';
+import { readListParams, type WireListQuery } from './read-list-params';
+import { resolveFilterExpression } from './resolve-filter-expression';
+import { resolveApplyFilter } from './resolve-apply-filter';
+import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
+
+export interface ListReadPlan {
+  readonly where?: FilterNode;
+  readonly sort: readonly SortKey[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly count: boolean;
+  readonly view: RowView;
+}
+
+const MAX_OFFSET = 2147483647;
+
+/** Resolves raw query-string pairs (the wire). */
+export function resolveWireListQuery(pairs: QueryPairs, config: ListQueryConfig, operation: string, context: SvcContext): Promise<ListReadPlan> {
+  const errors = new QueryErrors();
+  const wire = readListParams(pairs, errors);
+  return resolveQuery(wire, config, errors, { operation, context });
+}
+
+/** Resolves a programmatic query (`service.findMany(query)`), under the same allowlists and limits. */
+export function resolveProgrammaticListQuery(
+  query: FindManyQuery,
+  config: ListQueryConfig,
+  operation: string,
+  context: SvcContext,
+): Promise<ListReadPlan> {
+  const errors = new QueryErrors();
+  const known = new Set(['filter', 'sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted']);
+  for (const key of Object.keys(query)) if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
+  const wire: WireListQuery = {
+    filterJson: query.filter,
+    sort: Array.isArray(query.sort) ? query.sort.join(',') : (query.sort as string | undefined),
+    limit: query.limit === undefined ? undefined : String(query.limit),
+    offset: query.offset === undefined ? undefined : String(query.offset),
+    withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
+    onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
+  };
+  return resolveQuery(wire, config, errors, { operation, context });
+}
+
+async function resolveQuery(
+  wire: WireListQuery,
+  config: ListQueryConfig,
+  errors: QueryErrors,
+  args: { operation: string; context: SvcContext },
+): Promise<ListReadPlan> {
+  const clientFilter = andFilters(
+    wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, config.filter, errors),
+    wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, config.filter, errors),
+  );
+  const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
+  const requested = wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
+  const forcedKeys = config.sortApply?.(args);
+  const forced = forcedKeys ? parseSortKeys(forcedKeys, config.sort, errors, 'sort.apply') : [];
+  const limit = readInteger(wire.limit, 'limit', errors) ?? config.pagination.defaultLimit;
+  const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
+  const view = readView(wire, config, errors);
+  errors.throwIfAny();
+  const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, { ...args, entity: config.entity });
+  return {
+    where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault),
+    sort: finishSort(forced, requested, config.sort.primaryKeys),
+    limit: Math.min(limit, config.pagination.maxLimit),
+    offset,
+    count: config.pagination.count,
+    view,
+  };
+}
+
+function readInteger(value: string | undefined, param: string, errors: QueryErrors): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_OFFSET) {
+    errors.add(param, 'invalid_value', `${param} must be a whole number from 0 to ${MAX_OFFSET}; got '${value.slice(0, 40)}'.`);
+    return undefined;
+  }
+  return Number(value);
+}
+
+function readView(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): RowView {
+  const withDeleted = readFlag(wire.withDeleted, 'withDeleted', config, errors);
+  const onlyDeleted = readFlag(wire.onlyDeleted, 'onlyDeleted', config, errors);
+  if (!config.softDelete) return 'all';
+  if (withDeleted && onlyDeleted) {
+    errors.add('onlyDeleted', 'conflict', 'withDeleted and onlyDeleted cannot both be true. Send one.');
+  }
+  return onlyDeleted ? 'deleted' : withDeleted ? 'all' : 'live';
+}
+
+function readFlag(value: string | undefined, param: string, config: ListQueryConfig, errors: QueryErrors): boolean {
+  if (value === undefined) return false;
+  if (!config.softDelete) {
+    errors.unsupportedParam(param, `${param} is taken only by soft-delete resources. Remove it.`);
+    return false;
+  }
+  if (value !== 'true' && value !== 'false') errors.add(param, 'invalid_value', `${param} must be true or false.`);
+  return value === 'true';
+}

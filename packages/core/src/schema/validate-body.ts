@@ -1,0 +1,64 @@
+/** Checks a write body against its slot: unknown keys refused, stripped keys dropped, values checked per column. */
+import { suggestion } from '../config/did-you-mean';
+import { MalformedRequestException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
+import type { Row } from '../persistence/repository-adapter';
+import { checkColumnValue } from './check-column-value';
+import type { WritableField, WriteSchema } from './write-schema';
+
+/** Returns the values to write. `replace` (updateOne) fills the writable fields left out with their reset values. */
+export function validateBody(schema: WriteSchema, body: unknown, options: { replace?: boolean } = {}): Row {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new MalformedRequestException('The body must be a JSON object of fields.');
+  }
+  const errors: SvcErrorItem[] = [];
+  const values: Row = {};
+  for (const key of Object.keys(body)) {
+    if (schema.stripped.has(key)) continue;
+    const field = schema.fields.get(key);
+    if (!field) {
+      errors.push({ field: key, code: 'not_writable', detail: `'${key}' is not a writable field here.${suggestion(key, schema.fields.keys())}` });
+      continue;
+    }
+    const checked = checkField(field, (body as Record<string, unknown>)[key]);
+    if (checked.ok) values[key] = checked.value;
+    else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
+  }
+  for (const name of schema.required) {
+    if (!(name in values) && !errors.some((error) => error.field === name)) {
+      errors.push({ field: name, code: 'required', detail: `'${name}' is required.` });
+    }
+  }
+  checkDoubleRelation(schema, values, errors);
+  if (errors.length > 0) throw new ValidationFailedException(errors);
+  if (options.replace) {
+    for (const [name, reset] of schema.resets) {
+      const field = schema.fields.get(name);
+      const viaRelation = field?.kind === 'column' && field.column.foreignKeyOf !== undefined && field.column.foreignKeyOf in values;
+      if (!(name in values) && !viaRelation) values[name] = reset;
+    }
+  }
+  return values;
+}
+
+function checkField(field: WritableField, value: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (field.kind === 'column') return checkColumnValue(field.column, value);
+  if (value === null) return field.relation.nullable ? { ok: true, value: null } : { ok: false, reason: 'must not be null' };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, reason: `must be a reference like { "${field.targetKey}": 7 }` };
+  }
+  const keys = Object.keys(value);
+  const id = (value as Record<string, unknown>)[field.targetKey];
+  if (keys.length !== 1 || (typeof id !== 'number' && typeof id !== 'string')) {
+    return { ok: false, reason: `must be a reference like { "${field.targetKey}": 7 } and nothing else` };
+  }
+  return { ok: true, value: { [field.targetKey]: id } };
+}
+
+function checkDoubleRelation(schema: WriteSchema, values: Row, errors: SvcErrorItem[]): void {
+  for (const [name, field] of schema.fields) {
+    if (field.kind !== 'column' || !field.column.foreignKeyOf) continue;
+    if (name in values && field.column.foreignKeyOf in values) {
+      errors.push({ field: name, code: 'conflict', detail: `Send '${name}' or '${field.column.foreignKeyOf}', not both.` });
+    }
+  }
+}

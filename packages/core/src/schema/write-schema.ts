@@ -1,0 +1,80 @@
+/** Which body fields each write slot takes, which are stripped, which are required; built once at bootstrap. */
+import type { FieldListSlot } from '../config/entity-config';
+import { suggestion } from '../config/did-you-mean';
+import { isPlainObject } from '../config/validate-settings';
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
+
+export type WriteSlot = 'create' | 'update' | 'patch';
+
+export type WritableField =
+  | { readonly kind: 'column'; readonly column: ColumnMetadata }
+  | { readonly kind: 'relation'; readonly relation: RelationMetadata; readonly targetKey: string };
+
+export interface WriteSchema {
+  readonly slot: WriteSlot;
+  readonly fields: ReadonlyMap<string, WritableField>;
+  /** Keys dropped silently (primary key, generated columns, the soft-delete marker): a client may send back what it read. */
+  readonly stripped: ReadonlySet<string>;
+  /** Fields that must be present (create and the replace of update). */
+  readonly required: readonly string[];
+  /** Update only: the value a writable field takes when the replace leaves it out. */
+  readonly resets: ReadonlyMap<string, unknown>;
+}
+
+export function buildWriteSchema(args: { entity: string; metadata: EntityMetadata; slot: WriteSlot; list?: FieldListSlot }): WriteSchema {
+  const { entity, metadata, slot } = args;
+  const stripped = new Set<string>();
+  const candidates = new Map<string, WritableField>();
+  for (const column of metadata.columns) {
+    const immutableKey = column.primary && (slot !== 'create' || column.generated);
+    if (immutableKey || column.generated || column.deleteMarker) stripped.add(column.property);
+    else candidates.set(column.property, { kind: 'column', column });
+  }
+  for (const relation of metadata.relations) {
+    const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);
+    if (toOne && relation.joinColumns.length === 1) {
+      candidates.set(relation.property, { kind: 'relation', relation, targetKey: relation.joinColumns[0]!.referencedProperty });
+    }
+  }
+  const fields = restrict(entity, slot, candidates, stripped, args.list);
+  const required: string[] = [];
+  const resets = new Map<string, unknown>();
+  if (slot !== 'patch') {
+    for (const [name, field] of fields) {
+      if (field.kind !== 'column') continue;
+      const { column } = field;
+      if (slot === 'update' && column.defaultValue !== undefined) resets.set(name, column.defaultValue);
+      else if (slot === 'update' && column.nullable) resets.set(name, null);
+      else if (!column.nullable && !column.hasDefault && !hasMappedRelation(fields, column)) required.push(name);
+    }
+  }
+  return { slot, fields, stripped, required, resets };
+}
+
+function hasMappedRelation(fields: ReadonlyMap<string, WritableField>, column: ColumnMetadata): boolean {
+  return column.foreignKeyOf !== undefined && fields.has(column.foreignKeyOf);
+}
+
+function restrict(
+  entity: string,
+  slot: WriteSlot,
+  candidates: Map<string, WritableField>,
+  stripped: ReadonlySet<string>,
+  list: FieldListSlot | undefined,
+): Map<string, WritableField> {
+  if (list === undefined) return candidates;
+  const path = `schema.input.${slot}`;
+  const names = Array.isArray(list) ? list : isPlainObject(list) && Array.isArray((list as { fields?: unknown }).fields) ? (list as { fields: string[] }).fields : undefined;
+  if (!names) throw new ConfigurationException({ entity, path, message: 'must be an array of field names or { fields: [...] }.' });
+  const out = new Map<string, WritableField>();
+  for (const name of names) {
+    const field = candidates.get(name);
+    if (!field) {
+      const why = stripped.has(name) ? 'is not writable (primary key, generated column or soft-delete marker)' : `is not a writable field of ${entity}.${suggestion(name, candidates.keys())}`;
+      throw new ConfigurationException({ entity, path, message: `'${name}' ${why}` });
+    }
+    out.set(name, field);
+  }
+  return out;
+}

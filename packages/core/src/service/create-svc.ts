@@ -1,0 +1,60 @@
+/** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
+import type { EntityConfig, PolicyFunction } from '../config/entity-config';
+import { resolveEntity } from '../config/resolve-entity';
+import type { GlobalSettings } from '../config/svc-settings';
+import { validateGlobalOperationsMap, validateSettings, isPlainObject } from '../config/validate-settings';
+import { suggestion } from '../config/did-you-mean';
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/repository-adapter';
+import { SvcEngine } from './svc-engine';
+import { SvcService } from './svc-service';
+
+/** Global options: the settings keys, flat, plus the live objects that are not settings. */
+export interface SvcOptions extends GlobalSettings {
+  readonly infrastructure?: SvcInfrastructure;
+  /** The global policy; an entity or operation policy overrides it. */
+  readonly policy?: PolicyFunction;
+}
+
+/** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
+export interface CrudRuntime {
+  readonly adapter?: RepositoryAdapter;
+}
+
+const OPTION_KEYS = ['pagination', 'errors', 'cache', 'delete', 'realtime', 'identifier', 'operations', 'infrastructure', 'policy'];
+
+export class SvcInstance {
+  constructor(readonly options: SvcOptions) {}
+
+  /** Resolves and validates one entity's config and returns its service. */
+  createCrud<T = Record<string, unknown>>(target: Function, config: EntityConfig = {}, runtime: CrudRuntime = {}): SvcService<T> {
+    const adapter = runtime.adapter ?? this.options.infrastructure?.createAdapter(target);
+    if (!adapter) {
+      throw new ConfigurationException({
+        entity: target.name,
+        message: 'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
+      });
+    }
+    const { infrastructure: _i, policy, ...global } = this.options;
+    return new SvcService<T>(new SvcEngine(resolveEntity({ target, config, global, globalPolicy: policy, adapter })));
+  }
+}
+
+/** The global scope: validates the options once and hands out entity services. */
+export function createSvc(options: SvcOptions = {}): SvcInstance {
+  if (!isPlainObject(options)) throw new ConfigurationException({ message: 'createSvc options must be a plain object.' });
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) throw new ConfigurationException({ path: key, message: `is not a known option.${suggestion(key, OPTION_KEYS)}` });
+  }
+  validateSettings(options as Record<string, unknown>, { scope: 'global' });
+  validateGlobalOperationsMap(options.operations, { scope: 'global' });
+  if (options.policy !== undefined && typeof options.policy !== 'function') {
+    throw new ConfigurationException({ path: 'policy', message: 'must be a function (args) => boolean | Promise<boolean>.' });
+  }
+  return new SvcInstance(Object.freeze({ ...options }));
+}
+
+/** One entity under an implicit root with the built-in defaults. */
+export function createCrud<T = Record<string, unknown>>(target: Function, config: EntityConfig = {}, runtime: CrudRuntime = {}): SvcService<T> {
+  return createSvc().createCrud<T>(target, config, runtime);
+}

@@ -1,0 +1,35 @@
+/** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
+import type { ResolvedEntity } from '../config/resolved-entity';
+import { mergeSettings } from '../config/merge-settings';
+import { validateSettings } from '../config/validate-settings';
+import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
+import { STANDARD_FLOWS } from '../operations/standard-operations';
+import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { NotFoundException } from '../errors/svc-exception';
+
+/** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
+export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
+
+export class SvcEngine {
+  constructor(readonly entity: ResolvedEntity) {}
+
+  /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
+  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+    const operation = this.entity.operations.get(request.operation);
+    if (!operation) throw new NotFoundException(this.entity.name, `operation ${request.operation}`);
+    if (operation.state === 'disabled') throw new OperationDisabledException(request.operation, this.entity.name);
+    let settings = operation.settings;
+    if (request.settings) {
+      validateSettings(request.settings as Record<string, unknown>, { scope: 'call', entity: this.entity.name, operation: operation.id });
+      settings = mergeSettings(settings, request.settings);
+    }
+    const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
+    try {
+      return await STANDARD_FLOWS[operation.id](call);
+    } catch (error) {
+      const exception = error instanceof SvcException ? error : new InternalException(error);
+      if (settings.errors.exposeInternals) Object.defineProperty(exception, EXPOSE_INTERNALS, { value: true });
+      throw exception;
+    }
+  }
+}

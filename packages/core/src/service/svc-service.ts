@@ -1,0 +1,61 @@
+/** The programmatic face of one entity: named methods that return unwrapped results, and the engine. */
+import type { FindManyQuery } from '../config/entity-config';
+import type { SvcSettings } from '../config/svc-settings';
+import type { ExecuteRequest } from '../pipeline/operation-call';
+import type { SvcContext } from './svc-context';
+import type { SvcEngine } from './svc-engine';
+
+/** Per-call options: the last link of the settings chain and the context policy and `apply` see. */
+export interface CallOptions {
+  readonly settings?: SvcSettings;
+  readonly context?: SvcContext;
+}
+
+export interface ListEnvelope<T> {
+  readonly items: T[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly total: number | null;
+  readonly meta?: Record<string, unknown>;
+}
+
+export class SvcService<T = Record<string, unknown>> {
+  constructor(readonly engine: SvcEngine) {}
+
+  findMany(query: FindManyQuery = {}, opts?: CallOptions): Promise<ListEnvelope<T>> {
+    return this.body({ operation: 'findMany', query }, opts);
+  }
+
+  findOne(id: unknown, opts?: CallOptions): Promise<T> {
+    return this.body({ operation: 'findOne', id }, opts);
+  }
+
+  createOne(body: Partial<T> | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+    return this.body({ operation: 'createOne', body }, opts);
+  }
+
+  updateOne(id: unknown, body: Partial<T> | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+    return this.body({ operation: 'updateOne', id, body }, opts);
+  }
+
+  patchOne(id: unknown, body: Partial<T> | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+    return this.body({ operation: 'patchOne', id, body }, opts);
+  }
+
+  async deleteOne(id: unknown, opts?: CallOptions): Promise<void> {
+    await this.body({ operation: 'deleteOne', id }, opts);
+  }
+
+  restoreOne(id: unknown, opts?: CallOptions): Promise<T> {
+    return this.body({ operation: 'restoreOne', id }, opts);
+  }
+
+  async purgeOne(id: unknown, opts?: CallOptions): Promise<void> {
+    await this.body({ operation: 'purgeOne', id }, opts);
+  }
+
+  private async body<R>(request: ExecuteRequest, opts: CallOptions | undefined): Promise<R> {
+    const response = await this.engine.execute({ ...request, settings: opts?.settings, context: opts?.context });
+    return response.body as R;
+  }
+}
