@@ -1,0 +1,117 @@
+/** What the adapter precomputes per entity at construction: column maps, quoted identifiers, SQL fragments. */
+import type { EntityMetadata, Row } from '@svc/core';
+import type { DataSource, Driver } from 'typeorm';
+import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata as OrmEntity } from 'typeorm/metadata/EntityMetadata';
+import { type DatabaseDialect, dialectOf, likeEscapeClause } from './database-dialect';
+import { ownColumns, readEntityMetadata } from './read-entity-metadata';
+
+/** One own column: its property, its database name quoted for the driver, and TypeORM's metadata for values. */
+export interface TableColumn {
+  readonly property: string;
+  readonly databaseName: string;
+  /** `"title"` / `` `title` ``: unqualified, so the same fragment serves SELECT, UPDATE and DELETE. */
+  readonly quoted: string;
+  readonly orm: OrmColumn;
+}
+
+/** How a to-one relation written as `{ relation: { key } }` lands on mapped foreign-key properties. */
+export interface RelationWrite {
+  readonly property: string;
+  readonly toOne: boolean;
+  /** Mapped FK property → referenced property; empty when the FK exists only as the relation. */
+  readonly foreignKeys: readonly { readonly property: string; readonly referencedProperty: string }[];
+}
+
+export class EntityTable {
+  readonly dialect: DatabaseDialect;
+  readonly driver: Driver;
+  readonly orm: OrmEntity;
+  readonly metadata: EntityMetadata;
+  readonly columns: readonly TableColumn[];
+  readonly primary: readonly TableColumn[];
+  readonly marker?: TableColumn;
+  /** Comma-separated quoted column list for SELECT. */
+  readonly selectList: string;
+  readonly likeEscape: string;
+  private readonly byProperty: ReadonlyMap<string, TableColumn>;
+  private readonly byDatabaseName: ReadonlyMap<string, TableColumn>;
+  private readonly relations: ReadonlyMap<string, RelationWrite>;
+
+  constructor(dataSource: DataSource, target: Function) {
+    this.dialect = dialectOf(dataSource);
+    this.driver = dataSource.driver;
+    this.orm = dataSource.getMetadata(target);
+    this.metadata = readEntityMetadata(dataSource, target);
+    this.columns = ownColumns(this.orm).map((orm) => ({
+      property: orm.propertyPath,
+      databaseName: orm.databaseName,
+      quoted: this.driver.escape(orm.databaseName),
+      orm,
+    }));
+    this.byProperty = new Map(this.columns.map((column) => [column.property, column]));
+    this.byDatabaseName = new Map(this.columns.map((column) => [column.databaseName, column]));
+    this.primary = this.metadata.primaryKeys.map((property) => this.requireColumn(property));
+    this.marker = this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
+    this.selectList = this.columns.map((column) => column.quoted).join(', ');
+    this.likeEscape = likeEscapeClause(this.dialect);
+    this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
+  }
+
+  get name(): string {
+    return this.metadata.name;
+  }
+
+  column(property: string): TableColumn | undefined {
+    return this.byProperty.get(property);
+  }
+
+  relation(property: string): RelationWrite | undefined {
+    return this.relations.get(property);
+  }
+
+  /** The column of a filter or sort field; relation paths and unknown names are programming errors. */
+  requireColumn(property: string): TableColumn {
+    const column = this.byProperty.get(property);
+    if (column) return column;
+    if (property.includes('.')) {
+      throw new Error(
+        `@svc/typeorm: '${property}' on ${this.orm.name} is a relation path; the adapter does not filter or sort ` +
+          'by relation paths yet. Use a column of the entity itself.',
+      );
+    }
+    throw new Error(
+      `@svc/typeorm: '${property}' is not a column of ${this.orm.name}. Use one of its column properties.`,
+    );
+  }
+
+  /** The entity property that a database column name (from a driver error) belongs to. */
+  propertyOfDatabaseName(databaseName: string): string | undefined {
+    const own = this.byDatabaseName.get(databaseName);
+    if (own) return own.property;
+    const joined = this.orm.columns.find((column) => column.databaseName === databaseName);
+    return joined?.relationMetadata?.propertyPath ?? joined?.propertyPath;
+  }
+
+  /** A database row (keys are column names) as a plain object of properties, values hydrated by the driver. */
+  hydrate(raw: Record<string, unknown>): Row {
+    const row: Row = {};
+    for (const column of this.columns) {
+      row[column.property] = this.driver.prepareHydratedValue(raw[column.databaseName], column.orm);
+    }
+    return row;
+  }
+
+  /** A value as the driver binds it for `column` (booleans as 0/1 on SQLite and MySQL, dates as strings, ...). */
+  persistentValue(column: TableColumn, value: unknown): unknown {
+    return this.driver.preparePersistentValue(value, column.orm);
+  }
+}
+
+function toRelationWrite(relation: EntityMetadata['relations'][number]): RelationWrite {
+  const toOne = relation.kind === 'many-to-one' || relation.kind === 'one-to-one';
+  const foreignKeys = relation.joinColumns.flatMap((join) =>
+    join.property === undefined ? [] : [{ property: join.property, referencedProperty: join.referencedProperty }],
+  );
+  return { property: relation.property, toOne: toOne && relation.owning, foreignKeys };
+}

@@ -1,0 +1,105 @@
+/** Reads core's EntityMetadata from TypeORM's, once per entity, frozen. */
+import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core';
+import { ConfigurationException } from '@svc/core';
+import type { DataSource } from 'typeorm';
+import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata as OrmEntity } from 'typeorm/metadata/EntityMetadata';
+import type { RelationMetadata as OrmRelation } from 'typeorm/metadata/RelationMetadata';
+import { columnKindOf } from './column-kind';
+
+const cache = new WeakMap<OrmEntity, EntityMetadata>();
+
+/** Core's view of `target` in `dataSource`; computed on first use and cached for the DataSource's life. */
+export function readEntityMetadata(dataSource: DataSource, target: Function): EntityMetadata {
+  if (!dataSource.hasMetadata(target)) {
+    throw new ConfigurationException({
+      entity: target.name,
+      message:
+        `${target.name} is not an entity of this DataSource. ` +
+        'Add it to the DataSource entities (or TypeOrmModule autoLoadEntities) before registering it with Svc.',
+    });
+  }
+  const orm = dataSource.getMetadata(target);
+  const known = cache.get(orm);
+  if (known) return known;
+  const metadata = buildEntityMetadata(dataSource, orm, target);
+  cache.set(orm, metadata);
+  return metadata;
+}
+
+function buildEntityMetadata(dataSource: DataSource, orm: OrmEntity, target: Function): EntityMetadata {
+  const columns = ownColumns(orm).map((column) => freezeColumn(readColumn(dataSource, column)));
+  const relations = orm.relations.map((relation) => readRelation(relation));
+  const marker = orm.deleteDateColumn?.propertyPath;
+  return Object.freeze({
+    name: orm.name,
+    target,
+    columns: Object.freeze(columns),
+    primaryKeys: Object.freeze(orm.primaryColumns.map((column) => column.propertyPath)),
+    relations: Object.freeze(relations),
+    ...(marker === undefined ? {} : { deleteMarker: marker }),
+  });
+}
+
+/**
+ * The columns that are properties of their own: a join column that only exists as its relation (Review.book
+ * without a `bookId` property) is left to the relation.
+ */
+export function ownColumns(orm: OrmEntity): OrmColumn[] {
+  return orm.columns.filter((column) => !isRelationOnlyColumn(column));
+}
+
+function isRelationOnlyColumn(column: OrmColumn): boolean {
+  return column.relationMetadata !== undefined && column.propertyName === column.relationMetadata.propertyName;
+}
+
+function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
+  const kind = columnKindOf(dataSource, column);
+  const generated = column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion;
+  const length = column.length ? Number.parseInt(column.length, 10) : undefined;
+  const literalDefault = column.default !== undefined && typeof column.default !== 'function';
+  const result: ColumnMetadata = {
+    property: column.propertyPath,
+    kind,
+    nullable: column.isNullable,
+    primary: column.isPrimary,
+    generated,
+    hasDefault: column.default !== undefined || generated,
+    deleteMarker: column.isDeleteDate,
+    ...(literalDefault ? { defaultValue: column.default } : {}),
+    ...(length !== undefined && Number.isFinite(length) ? { length } : {}),
+    ...(kind === 'enum' && column.enum ? { enumValues: Object.freeze([...column.enum]) } : {}),
+    ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
+  };
+  return result;
+}
+
+function freezeColumn(column: ColumnMetadata): ColumnMetadata {
+  return Object.freeze(column);
+}
+
+function readRelation(relation: OrmRelation): RelationMetadata {
+  const target = relation.inverseEntityMetadata.target;
+  if (typeof target !== 'function') {
+    throw new ConfigurationException({
+      entity: relation.entityMetadata.name,
+      path: relation.propertyPath,
+      message: 'relations to EntitySchema targets are not supported. Declare the target as a decorated class.',
+    });
+  }
+  const joinColumns = relation.joinColumns.map((column) =>
+    Object.freeze({
+      ...(isRelationOnlyColumn(column) ? {} : { property: column.propertyPath }),
+      referencedProperty: column.referencedColumn?.propertyPath ?? column.propertyPath,
+    }),
+  );
+  return Object.freeze({
+    property: relation.propertyPath,
+    kind: relation.relationType,
+    target,
+    targetName: relation.inverseEntityMetadata.name,
+    owning: relation.isOwning,
+    nullable: relation.isNullable,
+    joinColumns: Object.freeze(joinColumns),
+  });
+}

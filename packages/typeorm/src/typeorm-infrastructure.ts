@@ -1,0 +1,81 @@
+/** `typeorm()`: the SvcInfrastructure that hands out one TypeOrmRepositoryAdapter per entity class. */
+import type { InfrastructureResolver, RepositoryAdapter, SvcInfrastructure } from '@svc/core';
+import { ConfigurationException } from '@svc/core';
+import { DataSource, InstanceChecker } from 'typeorm';
+import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
+
+export interface TypeOrmInfrastructureOptions {
+  /**
+   * The DataSource to use. Omitted: resolved at bind time from the framework, as the `DataSource` provider that
+   * `@nestjs/typeorm` registers.
+   * @default undefined
+   */
+  readonly dataSource?: DataSource;
+}
+
+export interface TypeOrmInfrastructure extends SvcInfrastructure {
+  readonly name: 'typeorm';
+}
+
+/** Svc persistence through TypeORM: `typeorm()` in Nest with @nestjs/typeorm, `typeorm({ dataSource })` elsewhere. */
+export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfrastructure {
+  let dataSource = options.dataSource;
+  const adapters = new Map<Function, TypeOrmRepositoryAdapter>();
+  return {
+    name: 'typeorm',
+    bind(resolver: InfrastructureResolver): void {
+      if (dataSource) return;
+      dataSource = resolveDataSource(resolver);
+    },
+    createAdapter(target: Function): RepositoryAdapter {
+      const known = adapters.get(target);
+      if (known) return known;
+      if (!dataSource) throw missingDataSource(target);
+      if (!dataSource.isInitialized) throw uninitializedDataSource(target);
+      const adapter = new TypeOrmRepositoryAdapter(dataSource, target);
+      adapters.set(target, adapter);
+      return adapter;
+    },
+  };
+}
+
+function resolveDataSource(resolver: InfrastructureResolver): DataSource {
+  let resolved: unknown;
+  try {
+    resolved = resolver.resolve(DataSource);
+  } catch (error) {
+    throw new ConfigurationException({
+      path: 'infrastructure',
+      message:
+        `typeorm() found no TypeORM DataSource to use (${error instanceof Error ? error.message : String(error)}). ` +
+        'Import TypeOrmModule.forRoot(...) in the same application, or pass typeorm({ dataSource }).',
+    });
+  }
+  if (!InstanceChecker.isDataSource(resolved)) {
+    throw new ConfigurationException({
+      path: 'infrastructure',
+      message:
+        'typeorm() resolved the DataSource token to something that is not a TypeORM DataSource. ' +
+        'Import TypeOrmModule.forRoot(...), or pass typeorm({ dataSource }).',
+    });
+  }
+  return resolved;
+}
+
+function missingDataSource(target: Function): ConfigurationException {
+  return new ConfigurationException({
+    entity: target.name,
+    path: 'infrastructure',
+    message:
+      'typeorm() has no DataSource yet. Pass typeorm({ dataSource }) when using Svc without Nest, ' +
+      'or register SvcModule with TypeOrmModule.forRoot(...) so the DataSource is bound before adapters are created.',
+  });
+}
+
+function uninitializedDataSource(target: Function): ConfigurationException {
+  return new ConfigurationException({
+    entity: target.name,
+    path: 'infrastructure',
+    message: 'the TypeORM DataSource is not initialized. Await dataSource.initialize() before creating Svc services.',
+  });
+}

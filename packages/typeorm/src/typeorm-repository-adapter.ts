@@ -1,0 +1,204 @@
+/** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
+import { randomUUID } from 'node:crypto';
+import type {
+  AdapterSession,
+  EntityKey,
+  EntityMetadata,
+  FindManyArgs,
+  FindManyResult,
+  FindOneArgs,
+  FilterNode,
+  RepositoryAdapter,
+  Row,
+  RowView,
+  WriteArgs,
+} from '@svc/core';
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityTable } from './entity-table';
+import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
+import { mapDriverError, type StatementKind } from './map-driver-error';
+import { runTransaction, WorkFailure } from './transaction-runner';
+import { managerOf, TypeOrmSession } from './typeorm-session';
+import { toEntityValues } from './write-values';
+
+/** Alias of the entity's table in SELECTs; columns are referenced unqualified, so it never appears elsewhere. */
+const TABLE_ALIAS = 'svc_row';
+
+interface SelectArgs {
+  readonly manager: EntityManager;
+  readonly where?: FilterNode;
+  readonly key?: EntityKey;
+  readonly view: RowView;
+}
+
+export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
+  readonly metadata: EntityMetadata;
+  private readonly table: EntityTable;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly target: Function,
+  ) {
+    this.table = new EntityTable(dataSource, target);
+    this.metadata = this.table.metadata;
+  }
+
+  async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
+    try {
+      return await runTransaction(this.dataSource, this.table.dialect, (manager) => work(new TypeOrmSession(manager)));
+    } catch (error) {
+      if (error instanceof WorkFailure) throw error.error;
+      throw mapDriverError(error, this.table, 'write');
+    }
+  }
+
+  async findMany(args: FindManyArgs): Promise<FindManyResult> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const rowsQuery = this.select({ manager, where: args.where, view: args.view }).select(this.table.selectList);
+    for (const sort of args.sort) {
+      rowsQuery.addOrderBy(this.table.requireColumn(sort.field).quoted, sort.direction === 'desc' ? 'DESC' : 'ASC');
+    }
+    const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
+    // MySQL has no OFFSET without LIMIT; TypeORM refuses it there, so an offset alone gets the largest safe limit.
+    const limit =
+      args.limit ?? (offset !== undefined && this.table.dialect === 'mysql' ? Number.MAX_SAFE_INTEGER : undefined);
+    if (limit !== undefined) rowsQuery.limit(limit);
+    if (offset !== undefined) rowsQuery.offset(offset);
+    const countQuery = args.count
+      ? this.select({ manager, where: args.where, view: args.view }).select('COUNT(1)', 'total')
+      : undefined;
+    return this.guard('read', async () => {
+      if (!countQuery) return { rows: this.hydrateAll(await rowsQuery.getRawMany()), total: null };
+      // Inside a session both statements share one connection, so they run one after the other there.
+      const [raw, counted] = args.session
+        ? [await rowsQuery.getRawMany(), await countQuery.getRawOne()]
+        : await Promise.all([rowsQuery.getRawMany(), countQuery.getRawOne()]);
+      return { rows: this.hydrateAll(raw), total: Number((counted as { total?: unknown } | undefined)?.total ?? 0) };
+    });
+  }
+
+  private hydrateAll(raw: Record<string, unknown>[]): Row[] {
+    return raw.map((row) => this.table.hydrate(row));
+  }
+
+  async findOne(args: FindOneArgs): Promise<Row | null> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const query = this.select({ manager, key: args.key, where: args.where, view: args.view }).select(
+      this.table.selectList,
+    );
+    if (args.lock && args.session && this.table.dialect !== 'sqlite') query.setLock('pessimistic_write');
+    return this.guard('read', async () => {
+      const raw = await query.getRawOne<Record<string, unknown>>();
+      return raw === undefined ? null : this.table.hydrate(raw);
+    });
+  }
+
+  async insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const entityValues = this.withGeneratedUuids(toEntityValues(values, this.table));
+    const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
+    const returning = this.table.dialect === 'postgres';
+    if (returning) query.returning('*');
+    return this.guard('write', async () => {
+      const result = await query.execute();
+      if (returning) {
+        const row = this.table.hydrate((result.raw as Record<string, unknown>[])[0] ?? {});
+        return { key: this.keyOf(row), row };
+      }
+      return { key: this.keyAfterInsert(entityValues, result.raw) };
+    });
+  }
+
+  async update(key: EntityKey, values: Row, args: WriteArgs): Promise<void> {
+    const entityValues = toEntityValues(values, this.table);
+    if (Object.keys(entityValues).length === 0) return;
+    await this.updateByKey(key, entityValues, args);
+  }
+
+  async softDelete(key: EntityKey, args: WriteArgs): Promise<void> {
+    await this.updateByKey(key, { [this.requireMarker().property]: () => 'CURRENT_TIMESTAMP' }, args);
+  }
+
+  async restore(key: EntityKey, args: WriteArgs): Promise<void> {
+    await this.updateByKey(key, { [this.requireMarker().property]: null }, args);
+  }
+
+  async remove(key: EntityKey, args: WriteArgs): Promise<void> {
+    const params = new SqlParameters();
+    const condition = keyToSql(key, this.table, params);
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const query = manager.createQueryBuilder().delete().from(this.target).where(condition, params.values);
+    await this.guard('delete', () => query.execute());
+  }
+
+  /** A SELECT on the entity's table with the key, filter and view conditions, bypassing TypeORM's own soft-delete filter. */
+  private select(args: SelectArgs): SelectQueryBuilder<object> {
+    const params = new SqlParameters();
+    const conditions: string[] = [];
+    if (args.key) conditions.push(keyToSql(args.key, this.table, params));
+    if (args.where) conditions.push(filterToSql(args.where, this.table, params));
+    const marker = this.table.marker;
+    if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
+    if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
+    const query = args.manager.createQueryBuilder().from(this.target, TABLE_ALIAS).withDeleted();
+    if (conditions.length > 0) query.where(conditions.join(' AND '), params.values);
+    return query;
+  }
+
+  private async updateByKey(key: EntityKey, values: Record<string, unknown>, args: WriteArgs): Promise<void> {
+    const params = new SqlParameters();
+    const condition = keyToSql(key, this.table, params);
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const query = manager
+      .createQueryBuilder()
+      .update(this.target)
+      .set(values)
+      .where(condition, params.values)
+      .updateEntity(false);
+    await this.guard('write', () => query.execute());
+  }
+
+  /** Runs a statement and maps whatever the driver throws. */
+  private async guard<T>(statement: StatementKind, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw mapDriverError(error, this.table, statement);
+    }
+  }
+
+  private requireMarker(): { property: string } {
+    const marker = this.table.marker;
+    if (marker) return marker;
+    throw new Error(`@svc/typeorm: ${this.table.name} has no delete-date column, so it cannot be soft-deleted.`);
+  }
+
+  /** Client-side uuids where the database does not generate them, so the key is known without a re-read. */
+  private withGeneratedUuids(values: Row): Row {
+    for (const column of this.table.primary) {
+      const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
+      if (generatedUuid && values[column.property] === undefined && this.table.dialect !== 'postgres') {
+        values[column.property] = randomUUID();
+      }
+    }
+    return values;
+  }
+
+  private keyOf(row: Row): EntityKey {
+    return Object.fromEntries(this.table.primary.map((column) => [column.property, row[column.property]]));
+  }
+
+  /** The key from the written values, plus the auto-increment id the driver reports (SQLite lastID, MySQL insertId). */
+  private keyAfterInsert(values: Row, raw: unknown): EntityKey {
+    const key: Record<string, unknown> = {};
+    for (const column of this.table.primary) {
+      key[column.property] = values[column.property] ?? generatedId(raw);
+    }
+    return key;
+  }
+}
+
+function generatedId(raw: unknown): unknown {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw;
+  return typeof id === 'bigint' && id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
+}

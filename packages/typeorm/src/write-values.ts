@@ -1,0 +1,34 @@
+/** Shapes core's write values for TypeORM's insert and update builders. */
+import type { Row } from '@svc/core';
+import type { EntityTable } from './entity-table';
+
+/**
+ * `values` with each to-one relation written through its mapped foreign-key property: `{ author: { id: 7 } }` and
+ * `{ author: null }` become `{ authorId: 7 }` and `{ authorId: null }`. A relation without a mapped FK property is kept
+ * as the relation, which TypeORM writes to its join column.
+ */
+export function toEntityValues(values: Row, table: EntityTable): Row {
+  const out: Row = {};
+  for (const [property, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (table.column(property)) {
+      out[property] = value;
+      continue;
+    }
+    const relation = table.relation(property);
+    if (!relation?.toOne) {
+      throw new Error(
+        `@svc/typeorm: '${property}' is not a column or an owning to-one relation of ${table.name}; ` +
+          'the adapter writes only those. Write other relations through their own entity.',
+      );
+    }
+    if (relation.foreignKeys.length === 0) {
+      out[property] = value;
+      continue;
+    }
+    for (const fk of relation.foreignKeys) {
+      out[fk.property] = value === null || typeof value !== 'object' ? value : (value as Row)[fk.referencedProperty];
+    }
+  }
+  return out;
+}
