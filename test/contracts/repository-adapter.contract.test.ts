@@ -1,0 +1,617 @@
+/** The RepositoryAdapter contract, run against TypeOrmRepositoryAdapter on every configured database. */
+import type { FilterNode, FilterOperator, RepositoryAdapter, Row } from '@svc/core';
+import { readEntityMetadata, typeorm } from '@svc/typeorm';
+import type { DataSource } from 'typeorm';
+import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
+import { openTestDataSource, TEST_DATABASES } from '../support/test-databases';
+
+const INJECTION = "'; DROP TABLE book; --";
+
+/** Live books of the seed, by title; one more ("Gone") is soft-deleted. */
+const SEED_BOOKS = [
+  { title: 'Alpha', pages: 100, rating: 4.5, published: true, isbn: 'A-1', author: 'Ann' },
+  { title: 'Beta', pages: 200, rating: null, published: false, isbn: null, author: 'Ann' },
+  { title: 'Gamma 100%', pages: 300, rating: 3, published: true, isbn: 'G_1', author: 'Bob' },
+  { title: 'Delta_x', pages: 50, rating: 2, published: false, isbn: null, author: null },
+  { title: 'back\\slash', pages: 120, rating: 5, published: true, isbn: null, author: null },
+  { title: INJECTION, pages: 1, rating: 1, published: false, isbn: null, author: null },
+] as const;
+const LIVE_TITLES = SEED_BOOKS.map((book) => book.title);
+
+function cond(field: string, operator: FilterOperator, value?: unknown): FilterNode {
+  return { kind: 'condition', field, operator, value };
+}
+
+function titlesOf(rows: readonly Row[]): string[] {
+  return rows.map((row) => String(row['title'])).sort();
+}
+
+describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
+  let dataSource: DataSource;
+  let books: RepositoryAdapter;
+  let authors: RepositoryAdapter;
+  let reviews: RepositoryAdapter;
+  let editions: RepositoryAdapter;
+  let notes: RepositoryAdapter;
+  let tags: RepositoryAdapter;
+  const authorIds: Record<string, number> = {};
+  const bookIds: Record<string, number> = {};
+
+  beforeAll(async () => {
+    dataSource = await openTestDataSource(db, 'adapter_contract', BOOKSTORE_ENTITIES);
+    const infrastructure = typeorm({ dataSource });
+    books = infrastructure.createAdapter(Book);
+    authors = infrastructure.createAdapter(Author);
+    reviews = infrastructure.createAdapter(Review);
+    editions = infrastructure.createAdapter(Edition);
+    notes = infrastructure.createAdapter(Note);
+    tags = infrastructure.createAdapter(Tag);
+    await seed();
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+  });
+
+  async function seed(): Promise<void> {
+    for (const name of ['Ann', 'Bob', 'Cid']) {
+      const saved = await dataSource.getRepository(Author).save({ name, country: name === 'Ann' ? 'UK' : null });
+      authorIds[name] = saved.id;
+    }
+    for (const book of SEED_BOOKS) {
+      const { author, ...columns } = book;
+      const saved = await dataSource
+        .getRepository(Book)
+        .save({ ...columns, authorId: author === null ? null : authorIds[author] });
+      bookIds[book.title] = saved.id;
+    }
+    const gone = await dataSource.getRepository(Book).save({ title: 'Gone', pages: 10, published: false });
+    bookIds['Gone'] = gone.id;
+    await dataSource.getRepository(Book).softDelete(gone.id);
+  }
+
+  function write<T>(work: (session: Parameters<Parameters<RepositoryAdapter['transaction']>[0]>[0]) => Promise<T>) {
+    return books.transaction(work);
+  }
+
+  describe('metadata', () => {
+    it('reads column kinds, lengths, defaults and the soft-delete marker of Book', () => {
+      const columns = Object.fromEntries(books.metadata.columns.map((column) => [column.property, column]));
+      expect(books.metadata.name).toBe('Book');
+      expect(books.metadata.target).toBe(Book);
+      expect(Object.keys(columns).sort()).toEqual(
+        ['authorId', 'deletedAt', 'id', 'isbn', 'pages', 'published', 'rating', 'title', 'updatedAt'].sort(),
+      );
+      expect(columns['id']).toMatchObject({ kind: 'integer', primary: true, generated: true, hasDefault: true });
+      expect(columns['title']).toMatchObject({ kind: 'string', length: 200, nullable: false, hasDefault: false });
+      expect(columns['pages']).toMatchObject({ kind: 'integer', hasDefault: true, defaultValue: 0, generated: false });
+      expect(columns['rating']).toMatchObject({ kind: 'number', nullable: true });
+      expect(columns['published']).toMatchObject({ kind: 'boolean', hasDefault: true });
+      expect(columns['authorId']).toMatchObject({ kind: 'integer', foreignKeyOf: 'author', nullable: true });
+      expect(columns['updatedAt']).toMatchObject({ kind: 'datetime', generated: true, hasDefault: true });
+      expect(columns['deletedAt']).toMatchObject({ kind: 'datetime', deleteMarker: true, nullable: true });
+      expect(books.metadata.deleteMarker).toBe('deletedAt');
+      expect(books.metadata.primaryKeys).toEqual(['id']);
+    });
+
+    it('reads relations with kind, target, owning side and join columns', () => {
+      const relations = Object.fromEntries(books.metadata.relations.map((relation) => [relation.property, relation]));
+      expect(relations['author']).toEqual({
+        property: 'author',
+        kind: 'many-to-one',
+        target: Author,
+        targetName: 'Author',
+        owning: true,
+        nullable: true,
+        joinColumns: [{ property: 'authorId', referencedProperty: 'id' }],
+      });
+      expect(relations['tags']).toMatchObject({ kind: 'many-to-many', target: Tag, owning: true });
+      expect(relations['reviews']).toMatchObject({ kind: 'one-to-many', target: Review, owning: false });
+    });
+
+    it('leaves an unmapped foreign key to its relation (Review.book)', () => {
+      expect(reviews.metadata.columns.map((column) => column.property).sort()).toEqual(['body', 'id', 'rating']);
+      const book = reviews.metadata.relations.find((relation) => relation.property === 'book');
+      expect(book).toMatchObject({ kind: 'many-to-one', owning: true, nullable: false });
+      expect(book?.joinColumns).toEqual([{ referencedProperty: 'id' }]);
+    });
+
+    it('reads a composite primary key in order', () => {
+      expect(editions.metadata.primaryKeys).toEqual(['bookId', 'code']);
+      expect(editions.metadata.columns.find((column) => column.property === 'code')).toMatchObject({
+        kind: 'string',
+        primary: true,
+        generated: false,
+      });
+    });
+
+    it('reads uuid, enum, json and date kinds', () => {
+      const columns = Object.fromEntries(notes.metadata.columns.map((column) => [column.property, column]));
+      expect(columns['id']).toMatchObject({ kind: 'uuid', primary: true, generated: true });
+      expect(columns['priority']).toMatchObject({
+        kind: 'enum',
+        enumValues: ['low', 'normal', 'high'],
+        hasDefault: true,
+      });
+      expect(columns['data']).toMatchObject({ kind: 'json', nullable: true });
+      expect(columns['due']).toMatchObject({ kind: 'date' });
+      expect(notes.metadata.deleteMarker).toBeUndefined();
+      expect(authors.metadata.columns.find((column) => column.property === 'createdAt')).toMatchObject({
+        kind: 'datetime',
+        generated: true,
+      });
+    });
+
+    it('is built once per entity and frozen', () => {
+      const metadata = readEntityMetadata(dataSource, Book);
+      expect(metadata).toBe(books.metadata);
+      expect(Object.isFrozen(metadata)).toBe(true);
+      expect(Object.isFrozen(metadata.columns)).toBe(true);
+      expect(Object.isFrozen(metadata.columns[0])).toBe(true);
+    });
+  });
+
+  describe('findMany', () => {
+    const find = (where?: FilterNode) => books.findMany({ where, sort: [], count: false, view: 'live' });
+
+    it('returns plain rows of own columns, hydrated by the driver', async () => {
+      const { rows } = await find(cond('title', 'eq', 'Alpha'));
+      expect(rows).toHaveLength(1);
+      const row = rows[0] as Row;
+      expect(Object.keys(row).sort()).toEqual(books.metadata.columns.map((column) => column.property).sort());
+      expect(row).toMatchObject({ id: bookIds['Alpha'], title: 'Alpha', pages: 100, rating: 4.5, published: true });
+      expect(row['authorId']).toBe(authorIds['Ann']);
+      expect(row['updatedAt']).toBeInstanceOf(Date);
+      expect(row['deletedAt']).toBeNull();
+    });
+
+    describe('with each filter operator', () => {
+      const cases: [string, FilterNode, string[]][] = [
+        ['eq', cond('pages', 'eq', 100), ['Alpha']],
+        ['eq on a boolean', cond('published', 'eq', true), ['Alpha', 'Gamma 100%', 'back\\slash']],
+        ['eq null as IS NULL', cond('rating', 'eq', null), ['Beta']],
+        ['ne, excluding nulls', cond('rating', 'ne', 2), ['Alpha', 'Gamma 100%', 'back\\slash', INJECTION]],
+        ['gt', cond('pages', 'gt', 120), ['Beta', 'Gamma 100%']],
+        ['gte', cond('pages', 'gte', 120), ['Beta', 'Gamma 100%', 'back\\slash']],
+        ['lt', cond('pages', 'lt', 100), ['Delta_x', INJECTION]],
+        ['lte', cond('pages', 'lte', 100), ['Alpha', 'Delta_x', INJECTION]],
+        ['in', cond('pages', 'in', [50, 300, 999]), ['Delta_x', 'Gamma 100%']],
+        ['in with an empty list', cond('pages', 'in', []), []],
+        ['notIn', cond('pages', 'notIn', [1, 50, 100, 120]), ['Beta', 'Gamma 100%']],
+        ['notIn with an empty list', cond('pages', 'notIn', []), LIVE_TITLES],
+        ['between (inclusive)', cond('pages', 'between', [100, 200]), ['Alpha', 'Beta', 'back\\slash']],
+        ['like with wildcards', cond('title', 'like', 'G_mma%'), ['Gamma 100%']],
+        ['ilike', cond('title', 'ilike', 'ALPH%'), ['Alpha']],
+        ['isNull', cond('isbn', 'isNull'), ['Beta', 'Delta_x', 'back\\slash', INJECTION]],
+        ['isNotNull', cond('isbn', 'isNotNull'), ['Alpha', 'Gamma 100%']],
+        ['contains, case-insensitive', cond('title', 'contains', 'AMM'), ['Gamma 100%']],
+        ['startsWith, case-insensitive', cond('title', 'startsWith', 'del'), ['Delta_x']],
+        ['endsWith, case-insensitive', cond('title', 'endsWith', 'ETA'), ['Beta']],
+        ['contains a literal %', cond('title', 'contains', '%'), ['Gamma 100%']],
+        ['contains a literal _', cond('title', 'contains', '_'), ['Delta_x']],
+        ['contains a literal backslash', cond('title', 'contains', '\\'), ['back\\slash']],
+        ['startsWith a literal backslash pattern', cond('title', 'startsWith', 'back\\s'), ['back\\slash']],
+        ['endsWith a literal %', cond('title', 'endsWith', '0%'), ['Gamma 100%']],
+        ['like with a literal backslash', cond('title', 'like', 'back\\%'), ['back\\slash']],
+        ['like ending in a backslash', cond('title', 'like', 'back\\'), []],
+        ['like that is a lone backslash', cond('title', 'like', '\\'), []],
+        ['ilike ending in a backslash', cond('title', 'ilike', 'x\\'), []],
+      ];
+
+      it.each(cases)('%s', async (_name, where, expected) => {
+        expect(titlesOf((await find(where)).rows)).toEqual([...expected].sort());
+      });
+    });
+
+    describe('with groups', () => {
+      it('ORs children', async () => {
+        const where: FilterNode = { kind: 'or', children: [cond('pages', 'eq', 100), cond('pages', 'eq', 200)] };
+        expect(titlesOf((await find(where)).rows)).toEqual(['Alpha', 'Beta']);
+      });
+
+      it('ANDs children', async () => {
+        const where: FilterNode = { kind: 'and', children: [cond('published', 'eq', true), cond('pages', 'gt', 100)] };
+        expect(titlesOf((await find(where)).rows)).toEqual(['Gamma 100%', 'back\\slash']);
+      });
+
+      it('negates with not, and nests groups', async () => {
+        const where: FilterNode = {
+          kind: 'not',
+          child: {
+            kind: 'or',
+            children: [cond('pages', 'lt', 100), { kind: 'and', children: [cond('published', 'eq', true)] }],
+          },
+        };
+        expect(titlesOf((await find(where)).rows)).toEqual(['Beta']);
+      });
+
+      it('treats an empty and as true and an empty or as false', async () => {
+        expect((await find({ kind: 'and', children: [] })).rows).toHaveLength(LIVE_TITLES.length);
+        expect((await find({ kind: 'or', children: [] })).rows).toHaveLength(0);
+      });
+    });
+
+    describe('with sort, limit and offset', () => {
+      it('sorts descending', async () => {
+        const { rows } = await books.findMany({
+          sort: [{ field: 'pages', direction: 'desc' }],
+          count: false,
+          view: 'live',
+        });
+        expect(rows.map((row) => row['pages'])).toEqual([300, 200, 120, 100, 50, 1]);
+      });
+
+      it('sorts by several keys in order', async () => {
+        const { rows } = await books.findMany({
+          sort: [
+            { field: 'published', direction: 'asc' },
+            { field: 'pages', direction: 'desc' },
+          ],
+          count: false,
+          view: 'live',
+        });
+        expect(rows.map((row) => row['title'])).toEqual([
+          'Beta',
+          'Delta_x',
+          INJECTION,
+          'Gamma 100%',
+          'back\\slash',
+          'Alpha',
+        ]);
+      });
+
+      it('pages with limit and offset, counting the whole match set', async () => {
+        const result = await books.findMany({
+          sort: [{ field: 'pages', direction: 'asc' }],
+          limit: 2,
+          offset: 1,
+          count: true,
+          view: 'live',
+        });
+        expect(result.rows.map((row) => row['pages'])).toEqual([50, 100]);
+        expect(result.total).toBe(LIVE_TITLES.length);
+      });
+
+      it('takes an offset without a limit', async () => {
+        const { rows } = await books.findMany({
+          sort: [{ field: 'pages', direction: 'asc' }],
+          offset: 4,
+          count: false,
+          view: 'live',
+        });
+        expect(rows.map((row) => row['pages'])).toEqual([200, 300]);
+      });
+
+      it('counts with the filter applied', async () => {
+        const result = await books.findMany({
+          where: cond('published', 'eq', true),
+          sort: [],
+          limit: 1,
+          count: true,
+          view: 'live',
+        });
+        expect(result.rows).toHaveLength(1);
+        expect(result.total).toBe(3);
+      });
+
+      it('returns a null total when count is false', async () => {
+        expect((await books.findMany({ sort: [], count: false, view: 'live' })).total).toBeNull();
+      });
+    });
+
+    describe('with soft-delete views', () => {
+      it('live hides soft-deleted rows', async () => {
+        expect(titlesOf((await books.findMany({ sort: [], count: false, view: 'live' })).rows)).not.toContain('Gone');
+      });
+
+      it('deleted shows only soft-deleted rows', async () => {
+        const { rows } = await books.findMany({ sort: [], count: true, view: 'deleted' });
+        expect(titlesOf(rows)).toEqual(['Gone']);
+        expect(rows[0]?.['deletedAt']).toBeInstanceOf(Date);
+      });
+
+      it('all shows both', async () => {
+        const result = await books.findMany({ sort: [], count: true, view: 'all' });
+        expect(titlesOf(result.rows)).toEqual([...LIVE_TITLES, 'Gone'].sort());
+        expect(result.total).toBe(LIVE_TITLES.length + 1);
+      });
+
+      it('is ignored on an entity without a marker', async () => {
+        expect((await authors.findMany({ sort: [], count: true, view: 'deleted' })).total).toBe(3);
+      });
+    });
+
+    describe('with hostile values', () => {
+      it('binds values as parameters, matching SQL text literally', async () => {
+        expect(titlesOf((await find(cond('title', 'eq', INJECTION))).rows)).toEqual([INJECTION]);
+        expect(titlesOf((await find(cond('title', 'contains', "'; DROP"))).rows)).toEqual([INJECTION]);
+        expect((await books.findMany({ sort: [], count: true, view: 'all' })).total).toBe(LIVE_TITLES.length + 1);
+      });
+
+      it('refuses relation paths with a clear error', async () => {
+        await expect(find(cond('author.name', 'eq', 'Ann'))).rejects.toThrow(/relation path/);
+      });
+    });
+  });
+
+  describe('findOne', () => {
+    it('finds a row by key', async () => {
+      const row = await books.findOne({ key: { id: bookIds['Beta'] }, view: 'live' });
+      expect(row).toMatchObject({ id: bookIds['Beta'], title: 'Beta', rating: null, published: false });
+    });
+
+    it('returns null when the row misses the extra condition', async () => {
+      expect(
+        await books.findOne({ key: { id: bookIds['Beta'] }, where: cond('pages', 'gt', 500), view: 'live' }),
+      ).toBeNull();
+      expect(
+        await books.findOne({ key: { id: bookIds['Beta'] }, where: cond('pages', 'eq', 200), view: 'live' }),
+      ).not.toBeNull();
+    });
+
+    it('honours the view for soft-deleted rows', async () => {
+      const key = { id: bookIds['Gone'] };
+      expect(await books.findOne({ key, view: 'live' })).toBeNull();
+      expect(await books.findOne({ key, view: 'all' })).toMatchObject({ title: 'Gone' });
+      expect(await books.findOne({ key, view: 'deleted' })).toMatchObject({ title: 'Gone' });
+      expect(await books.findOne({ key: { id: bookIds['Beta'] }, view: 'deleted' })).toBeNull();
+    });
+
+    it('returns null for a missing key', async () => {
+      expect(await books.findOne({ key: { id: 987654 }, view: 'all' })).toBeNull();
+    });
+
+    it('locks the row inside a transaction', async () => {
+      const row = await books.transaction((session) =>
+        books.findOne({ key: { id: bookIds['Alpha'] }, view: 'live', lock: true, session }),
+      );
+      expect(row).toMatchObject({ title: 'Alpha' });
+    });
+  });
+
+  describe('insert', () => {
+    it('writes a to-one relation given as an object', async () => {
+      const { key } = await write((session) =>
+        books.insert({ title: 'By object', author: { id: authorIds['Bob'] } }, { session }),
+      );
+      expect(key).toEqual({ id: expect.any(Number) });
+      const row = await books.findOne({ key, view: 'live' });
+      expect(row).toMatchObject({ title: 'By object', authorId: authorIds['Bob'], pages: 0, published: false });
+    });
+
+    it('writes a to-one relation given as its mapped foreign-key property', async () => {
+      const { key } = await write((session) =>
+        books.insert({ title: 'By FK', authorId: authorIds['Cid'] }, { session }),
+      );
+      expect(await books.findOne({ key, view: 'live' })).toMatchObject({ authorId: authorIds['Cid'] });
+    });
+
+    it('writes a relation whose foreign key is not mapped', async () => {
+      const { key } = await write((session) =>
+        reviews.insert({ rating: 4, body: 'fine', book: { id: bookIds['Alpha'] } }, { session }),
+      );
+      expect(await reviews.findOne({ key, view: 'live' })).toEqual({ id: key['id'], rating: 4, body: 'fine' });
+    });
+
+    it('returns a composite key', async () => {
+      const { key } = await write((session) => editions.insert({ bookId: bookIds['Alpha'], code: 'HC' }, { session }));
+      expect(key).toEqual({ bookId: bookIds['Alpha'], code: 'HC' });
+      expect(await editions.findOne({ key, view: 'live' })).toEqual({
+        bookId: bookIds['Alpha'],
+        code: 'HC',
+        printRun: 1,
+      });
+    });
+
+    it('returns a generated uuid key, with enum defaults and json values stored', async () => {
+      const { key } = await write((session) =>
+        notes.insert({ text: 'n', data: { a: [1, 'b'] }, due: '2026-01-02' }, { session }),
+      );
+      expect(key['id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(await notes.findOne({ key, view: 'live' })).toEqual({
+        id: key['id'],
+        text: 'n',
+        priority: 'normal',
+        data: { a: [1, 'b'] },
+        due: '2026-01-02',
+      });
+    });
+
+    if (db.name === 'postgres') {
+      it('returns the stored row exactly as findOne reads it (RETURNING)', async () => {
+        const result = await write((session) =>
+          books.insert({ title: 'Returned', rating: 1.5, authorId: authorIds['Ann'] }, { session }),
+        );
+        expect(result.row).toBeDefined();
+        expect(result.row).toEqual(await books.findOne({ key: result.key, view: 'all' }));
+      });
+    } else {
+      it('returns no row (the caller re-reads)', async () => {
+        const result = await write((session) => books.insert({ title: 'Not returned' }, { session }));
+        expect(result.row).toBeUndefined();
+      });
+    }
+  });
+
+  describe('update', () => {
+    it('changes only the given columns', async () => {
+      const { key } = await write((session) =>
+        books.insert({ title: 'Before', pages: 7, authorId: authorIds['Ann'] }, { session }),
+      );
+      await write((session) => books.update(key, { title: 'After' }, { session }));
+      expect(await books.findOne({ key, view: 'live' })).toMatchObject({
+        title: 'After',
+        pages: 7,
+        authorId: authorIds['Ann'],
+      });
+    });
+
+    it('writes relations by object and clears them with null', async () => {
+      const { key } = await write((session) => books.insert({ title: 'Rel', authorId: authorIds['Ann'] }, { session }));
+      await write((session) => books.update(key, { author: { id: authorIds['Bob'] } }, { session }));
+      expect(await books.findOne({ key, view: 'live' })).toMatchObject({ authorId: authorIds['Bob'] });
+      await write((session) => books.update(key, { author: null }, { session }));
+      expect(await books.findOne({ key, view: 'live' })).toMatchObject({ authorId: null });
+    });
+
+    it('does nothing with empty values', async () => {
+      const before = await books.findOne({ key: { id: bookIds['Alpha'] }, view: 'live' });
+      await write((session) => books.update({ id: bookIds['Alpha'] }, {}, { session }));
+      expect(await books.findOne({ key: { id: bookIds['Alpha'] }, view: 'live' })).toEqual(before);
+    });
+  });
+
+  describe('softDelete, restore and remove', () => {
+    it('soft-deletes by setting the marker, and restores by clearing it', async () => {
+      const { key } = await write((session) => books.insert({ title: 'Transient' }, { session }));
+      await write((session) => books.softDelete(key, { session }));
+      expect(await books.findOne({ key, view: 'live' })).toBeNull();
+      expect((await books.findOne({ key, view: 'deleted' }))?.['deletedAt']).toBeInstanceOf(Date);
+      await write((session) => books.restore(key, { session }));
+      expect(await books.findOne({ key, view: 'live' })).toMatchObject({ title: 'Transient', deletedAt: null });
+    });
+
+    it('removes a row for good', async () => {
+      const { key } = await write((session) => books.insert({ title: 'Purged' }, { session }));
+      await write((session) => books.remove(key, { session }));
+      expect(await books.findOne({ key, view: 'all' })).toBeNull();
+    });
+
+    it('removes by composite key', async () => {
+      const key = { bookId: bookIds['Beta'], code: 'PB' };
+      await write((session) => editions.insert(key, { session }));
+      await write((session) => editions.remove(key, { session }));
+      expect(await editions.findOne({ key, view: 'all' })).toBeNull();
+    });
+  });
+
+  describe('transaction', () => {
+    it('commits and returns what the work returns', async () => {
+      const result = await tags.transaction(async (session) => {
+        const { key } = await tags.insert({ name: 'committed' }, { session });
+        return tags.findOne({ key, view: 'live', session });
+      });
+      expect(result).toMatchObject({ name: 'committed' });
+      expect(
+        (await tags.findMany({ where: cond('name', 'eq', 'committed'), sort: [], count: true, view: 'live' })).total,
+      ).toBe(1);
+    });
+
+    it('rolls back when the work throws, rethrowing the same error', async () => {
+      const failure = new Error('stop');
+      await expect(
+        tags.transaction(async (session) => {
+          await tags.insert({ name: 'rolled back' }, { session });
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(
+        (await tags.findMany({ where: cond('name', 'eq', 'rolled back'), sort: [], count: true, view: 'live' })).total,
+      ).toBe(0);
+    });
+
+    it('runs 20 concurrent transactions, all succeeding', async () => {
+      const names = Array.from({ length: 20 }, (_, index) => `parallel-${index}`);
+      const results = await Promise.allSettled(
+        names.map((name) =>
+          tags.transaction(async (session) => {
+            const { key } = await tags.insert({ name }, { session });
+            await tags.update(key, { name: `${name}!` }, { session });
+            return tags.findOne({ key, view: 'live', session });
+          }),
+        ),
+      );
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      const stored = await tags.findMany({
+        where: cond('name', 'startsWith', 'parallel-'),
+        sort: [],
+        count: true,
+        view: 'live',
+      });
+      expect(stored.total).toBe(20);
+    });
+  });
+
+  describe('driver errors', () => {
+    it('maps a unique violation to SVC_CONFLICT naming the column', async () => {
+      const attempt = write((session) => books.insert({ title: 'Dup', isbn: 'A-1' }, { session }));
+      await expect(attempt).rejects.toMatchObject({ code: 'SVC_CONFLICT', status: 409 });
+      await expect(attempt).rejects.toMatchObject({ detail: expect.stringContaining('isbn') });
+      await expect(attempt).rejects.toMatchObject({ cause: expect.anything() });
+    });
+
+    it('maps a duplicate composite key to SVC_CONFLICT', async () => {
+      const key = { bookId: bookIds['Gamma 100%'], code: 'DUP' };
+      await write((session) => editions.insert(key, { session }));
+      await expect(write((session) => editions.insert(key, { session }))).rejects.toMatchObject({
+        code: 'SVC_CONFLICT',
+      });
+    });
+
+    it('maps a missing foreign-key target on insert to SVC_UNRESOLVED_RELATION', async () => {
+      await expect(
+        write((session) => books.insert({ title: 'Orphan', authorId: 999999 }, { session })),
+      ).rejects.toMatchObject({
+        code: 'SVC_UNRESOLVED_RELATION',
+        status: 422,
+      });
+      await expect(
+        write((session) => reviews.insert({ rating: 1, book: { id: 999999 } }, { session })),
+      ).rejects.toMatchObject({ code: 'SVC_UNRESOLVED_RELATION' });
+    });
+
+    it('maps a missing foreign-key target on update to SVC_UNRESOLVED_RELATION', async () => {
+      await expect(
+        write((session) => books.update({ id: bookIds['Beta'] }, { author: { id: 999999 } }, { session })),
+      ).rejects.toMatchObject({ code: 'SVC_UNRESOLVED_RELATION' });
+    });
+
+    it('maps removing a still-referenced row to SVC_CONFLICT', async () => {
+      const attempt = write((session) => authors.remove({ id: authorIds['Ann'] }, { session }));
+      await expect(attempt).rejects.toMatchObject({
+        code: 'SVC_CONFLICT',
+        detail: expect.stringContaining('still referenced'),
+      });
+    });
+
+    it('maps a NOT NULL violation to SVC_VALIDATION_FAILED naming the field', async () => {
+      const attempt = write((session) => books.insert({ title: null }, { session }));
+      await expect(attempt).rejects.toMatchObject({
+        code: 'SVC_VALIDATION_FAILED',
+        status: 400,
+        errors: [expect.objectContaining({ field: 'title' })],
+      });
+    });
+
+    if (db.name === 'sqlite') {
+      it('stores over-long strings (SQLite does not enforce lengths)', async () => {
+        const { key } = await write((session) => authors.insert({ name: 'x'.repeat(150) }, { session }));
+        expect((await authors.findOne({ key, view: 'live' }))?.['name']).toHaveLength(150);
+      });
+    } else {
+      it('maps a too-long string to SVC_VALIDATION_FAILED', async () => {
+        const attempt = write((session) => books.insert({ title: 'x'.repeat(300) }, { session }));
+        await expect(attempt).rejects.toMatchObject({
+          code: 'SVC_VALIDATION_FAILED',
+          errors: [expect.objectContaining({ code: 'too_long' })],
+        });
+      });
+
+      it('maps a numeric overflow to SVC_VALIDATION_FAILED', async () => {
+        const attempt = write((session) => books.insert({ title: 'Huge', pages: 2 ** 40 }, { session }));
+        await expect(attempt).rejects.toMatchObject({
+          code: 'SVC_VALIDATION_FAILED',
+          errors: [expect.objectContaining({ code: 'out_of_range' })],
+        });
+      });
+    }
+
+    if (db.name === 'postgres') {
+      it('maps an invalid text representation on a read to SVC_VALIDATION_FAILED', async () => {
+        await expect(
+          notes.findMany({ where: cond('id', 'eq', 'not-a-uuid'), sort: [], count: false, view: 'live' }),
+        ).rejects.toMatchObject({ code: 'SVC_VALIDATION_FAILED' });
+      });
+    }
+  });
+});
