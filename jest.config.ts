@@ -5,7 +5,7 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/test', '<rootDir>/examples'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper: {
     '^@svc/core$': '<rootDir>/packages/core/src/index.ts',
     '^@svc/typeorm$': '<rootDir>/packages/typeorm/src/index.ts',

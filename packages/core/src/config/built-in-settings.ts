@@ -10,7 +10,8 @@ export const BUILT_IN_SETTINGS: ResolvedSettings = Object.freeze({
     since: Object.freeze({ field: 'updatedAt' }),
   }),
   errors: Object.freeze({ exposeInternals: false }),
-  cache: false,
+  // SPEC.md lists `cache` as off by default, meaning the result cache; ETags stay on (CONTRACT.md §3, §6).
+  cache: Object.freeze({ ttl: false as const, etag: true }),
   delete: Object.freeze({ field: 'deletedAt', strategy: 'auto' as const }),
   realtime: false,
 });

@@ -18,6 +18,8 @@ export interface SvcExceptionOptions {
   readonly cause?: unknown;
   /** Extra response headers (for example `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Status for SVC_HTTP_ERROR, which carries the status of a framework error; other codes keep their catalog status. */
+  readonly status?: number;
 }
 
 /** Base of every error Svc raises on purpose. */
@@ -36,7 +38,7 @@ export class SvcException extends Error {
     const detail = options.detail ?? ERROR_CATALOG[code].detail;
     super(detail);
     this.name = new.target.name;
-    this.status = ERROR_CATALOG[code].status;
+    this.status = code === 'SVC_HTTP_ERROR' && options.status ? options.status : ERROR_CATALOG[code].status;
     this.detail = detail;
     this.errors = options.errors;
     this.params = options.params;

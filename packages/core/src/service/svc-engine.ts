@@ -5,7 +5,6 @@ import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
-import { NotFoundException } from '../errors/svc-exception';
 
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
@@ -16,7 +15,11 @@ export class SvcEngine {
   /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
   async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
     const operation = this.entity.operations.get(request.operation);
-    if (!operation) throw new NotFoundException(this.entity.name, `operation ${request.operation}`);
+    if (!operation) {
+      throw new SvcException('SVC_ROUTE_NOT_FOUND', {
+        detail: `${request.operation} is not an operation of ${this.entity.name}. Check the method and path.`,
+      });
+    }
     if (operation.state === 'disabled') throw new OperationDisabledException(request.operation, this.entity.name);
     let settings = operation.settings;
     if (request.settings) {

@@ -1,0 +1,8 @@
+/** @svc/nestjs: every public export, by name. */
+export { SvcModule } from './svc.module';
+export type { SvcModuleAsyncOptions } from './svc.module';
+export { Svc } from './svc.decorator';
+export { InjectSvc } from './inject-svc.decorator';
+export { SvcRegistry } from './svc-registry';
+export { ProblemDetailsFilter } from './problem-details.filter';
+export { svcToken, SVC_OPTIONS } from './svc.constants';

@@ -1,0 +1,53 @@
+/** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { ConfigurationException, createSvc, type SvcEngine, type SvcOptions, type SvcService } from '@svc/core';
+import { declarationOf } from './svc-declarations';
+import { SVC_OPTIONS } from './svc.constants';
+
+@Injectable()
+export class SvcRegistry implements OnModuleInit {
+  private readonly byController = new Map<Function, SvcService>();
+  private readonly byEntity = new Map<Function, SvcService>();
+
+  constructor(
+    @Inject(SVC_OPTIONS) private readonly options: SvcOptions,
+    private readonly moduleRef: ModuleRef,
+    private readonly discovery: DiscoveryService,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const instance = createSvc(this.options);
+    await this.options.infrastructure?.bind?.({ resolve: (token) => this.moduleRef.get(token as never, { strict: false }) });
+    for (const wrapper of this.discovery.getControllers()) {
+      const declaration = wrapper.metatype ? declarationOf(wrapper.metatype) : undefined;
+      if (!declaration || this.byController.has(declaration.controller)) continue;
+      const service = instance.createCrud(declaration.entity, declaration.config);
+      this.byController.set(declaration.controller, service);
+      if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
+    }
+    // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as { set?: (key: string, value: unknown) => void } | undefined;
+    app?.set?.('etag', false);
+  }
+
+  /** The engine behind a decorated controller's generated routes. */
+  engineFor(controller: Function): SvcEngine {
+    const service = this.byController.get(controller);
+    if (!service) throw new ConfigurationException({ entity: controller.name, message: 'is not bound yet; the SvcModule did not initialise it. Import SvcModule.forRoot in the app module.' });
+    return service.engine;
+  }
+
+  /** The service of an entity (the first controller declaring it). */
+  serviceFor<T>(entity: Function): SvcService<T> {
+    const service = this.byEntity.get(entity);
+    if (!service) {
+      throw new ConfigurationException({
+        entity: entity.name,
+        message: 'has no service: no controller of this app carries @Svc(' + entity.name + '). Add one, or use createCrud.',
+      });
+    }
+    return service as SvcService<T>;
+  }
+}

@@ -1,0 +1,52 @@
+/** A Nest app over a fresh test database, with Svc controllers, for the shared HTTP suites. */
+import { Controller, type INestApplication, type Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { EntityConfig, SvcOptions } from '@svc/core';
+import { Svc, SvcModule } from '@svc/nestjs';
+import { typeorm } from '@svc/typeorm';
+import { DataSource } from 'typeorm';
+import { testDataSourceOptions, type TestDatabase } from './test-databases';
+
+export interface TestApp {
+  readonly app: INestApplication;
+  readonly server: ReturnType<INestApplication['getHttpServer']>;
+  readonly dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  readonly db: TestDatabase;
+  /** Short snake_case name: the database namespace of this suite. */
+  readonly suite: string;
+  readonly entities: Function[];
+  readonly controllers: Type[];
+  readonly svc?: SvcOptions;
+  readonly providers?: Type[];
+}
+
+export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
+  const dataSourceOptions = await testDataSourceOptions(options.db, options.suite, options.entities);
+  const moduleRef = await Test.createTestingModule({
+    imports: [TypeOrmModule.forRoot(dataSourceOptions), SvcModule.forRoot({ infrastructure: typeorm(), ...options.svc })],
+    controllers: options.controllers,
+    providers: options.providers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  return {
+    app,
+    server: app.getHttpServer(),
+    dataSource: app.get(DataSource),
+    close: () => app.close(),
+  };
+}
+
+/** A controller class at `path` carrying `@Svc(entity, config)`; a fresh class each call. */
+export function svcController(path: string, entity: Function, config: EntityConfig = {}): Type {
+  @Svc(entity, config)
+  @Controller(path)
+  class GeneratedController {}
+  Object.defineProperty(GeneratedController, 'name', { value: `${entity.name}${path.replace(/\W/g, '')}Controller` });
+  return GeneratedController;
+}
