@@ -1,7 +1,7 @@
 /** The RepositoryAdapter contract, run against TypeOrmRepositoryAdapter on every configured database. */
 import type { FilterNode, FilterOperator, RepositoryAdapter, Row } from '@svc/core';
 import { readEntityMetadata, typeorm } from '@svc/typeorm';
-import type { DataSource } from 'typeorm';
+import { DataSource as TypeOrmDataSource } from 'typeorm';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { openTestDataSource, TEST_DATABASES } from '../support/test-databases';
 
@@ -27,7 +27,7 @@ function titlesOf(rows: readonly Row[]): string[] {
 }
 
 describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
-  let dataSource: DataSource;
+  let dataSource: TypeOrmDataSource;
   let books: RepositoryAdapter;
   let authors: RepositoryAdapter;
   let reviews: RepositoryAdapter;
@@ -606,6 +606,27 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
       });
     }
 
+    if (db.name !== 'sqlite') {
+      it('maps a deadlock between two locking transactions to SVC_TRANSACTION_FAILED', async () => {
+        const first = { id: bookIds['Alpha'] };
+        const second = { id: bookIds['Beta'] };
+        let arrived = 0;
+        let openGate: () => void = () => undefined;
+        const gate = new Promise<void>((resolve) => (openGate = resolve));
+        const lockBoth = (a: typeof first, b: typeof first) =>
+          books.transaction(async (session) => {
+            await books.findOne({ key: a, view: 'live', lock: true, session });
+            if (++arrived === 2) openGate();
+            await gate;
+            await books.findOne({ key: b, view: 'live', lock: true, session });
+          });
+        const results = await Promise.allSettled([lockBoth(first, second), lockBoth(second, first)]);
+        const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+        expect(failures).toHaveLength(1);
+        expect(failures[0]).toMatchObject({ code: 'SVC_TRANSACTION_FAILED', status: 503 });
+      });
+    }
+
     if (db.name === 'postgres') {
       it('maps an invalid text representation on a read to SVC_VALIDATION_FAILED', async () => {
         await expect(
@@ -613,5 +634,69 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
         ).rejects.toMatchObject({ code: 'SVC_VALIDATION_FAILED' });
       });
     }
+  });
+});
+
+describe('typeorm()', () => {
+  let dataSource: TypeOrmDataSource;
+
+  beforeAll(async () => {
+    dataSource = await openTestDataSource({ name: 'sqlite' }, 'adapter_factory', BOOKSTORE_ENTITIES);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+  });
+
+  it('is named typeorm', () => {
+    expect(typeorm().name).toBe('typeorm');
+  });
+
+  describe('when no DataSource is known yet', () => {
+    it('refuses to create an adapter with SVC_CONFIG_INVALID saying how to fix it', () => {
+      expect(() => typeorm().createAdapter(Book)).toThrow(
+        expect.objectContaining({
+          code: 'SVC_CONFIG_INVALID',
+          detail: expect.stringContaining('typeorm({ dataSource })'),
+        }),
+      );
+    });
+  });
+
+  describe('when bound to a framework', () => {
+    it('resolves the DataSource class token', () => {
+      const tokens: unknown[] = [];
+      const infrastructure = typeorm();
+      infrastructure.bind?.({
+        resolve: <T>(token: unknown): T => {
+          tokens.push(token);
+          return dataSource as T;
+        },
+      });
+      expect(tokens).toEqual([TypeOrmDataSource]);
+      expect(infrastructure.createAdapter(Book).metadata.name).toBe('Book');
+    });
+
+    it('turns a failed lookup into SVC_CONFIG_INVALID', () => {
+      const resolver = {
+        resolve: (): never => {
+          throw new Error('Nest could not find DataSource element');
+        },
+      };
+      expect(() => typeorm().bind?.(resolver)).toThrow(expect.objectContaining({ code: 'SVC_CONFIG_INVALID' }));
+    });
+  });
+
+  it('creates one adapter per entity class', () => {
+    const infrastructure = typeorm({ dataSource });
+    expect(infrastructure.createAdapter(Book)).toBe(infrastructure.createAdapter(Book));
+    expect(infrastructure.createAdapter(Book)).not.toBe(infrastructure.createAdapter(Author));
+  });
+
+  it('refuses a class that is not an entity of the DataSource', () => {
+    class Stranger {}
+    expect(() => typeorm({ dataSource }).createAdapter(Stranger)).toThrow(
+      expect.objectContaining({ code: 'SVC_CONFIG_INVALID' }),
+    );
   });
 });

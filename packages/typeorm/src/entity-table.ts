@@ -41,8 +41,8 @@ export class EntityTable {
   constructor(dataSource: DataSource, target: Function) {
     this.dialect = dialectOf(dataSource);
     this.driver = dataSource.driver;
-    this.orm = dataSource.getMetadata(target);
     this.metadata = readEntityMetadata(dataSource, target);
+    this.orm = dataSource.getMetadata(target);
     this.columns = ownColumns(this.orm).map((orm) => ({
       property: orm.propertyPath,
       databaseName: orm.databaseName,
