@@ -28,7 +28,10 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const dataSourceOptions = await testDataSourceOptions(options.db, options.suite, options.entities);
   const moduleRef = await Test.createTestingModule({
-    imports: [TypeOrmModule.forRoot(dataSourceOptions), SvcModule.forRoot({ infrastructure: typeorm(), ...options.svc })],
+    imports: [
+      TypeOrmModule.forRoot(dataSourceOptions),
+      SvcModule.forRoot({ infrastructure: typeorm(), ...options.svc }),
+    ],
     controllers: options.controllers,
     providers: options.providers ?? [],
   }).compile();

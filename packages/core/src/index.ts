@@ -97,7 +97,15 @@ export type {
   InfrastructureResolver,
 } from './persistence/repository-adapter';
 export { FILTER_OPERATORS, andFilters } from './query/query-ast';
-export type { FilterNode, FilterCondition, FilterGroup, FilterNot, FilterOperator, SortKey, RowView } from './query/query-ast';
+export type {
+  FilterNode,
+  FilterCondition,
+  FilterGroup,
+  FilterNot,
+  FilterOperator,
+  SortKey,
+  RowView,
+} from './query/query-ast';
 export { parseQueryString } from './query/parse-query-string';
 export type { QueryPairs } from './query/parse-query-string';
 export { computeEtag, canonicalJson } from './cache/etag';

@@ -30,7 +30,10 @@ export function toSvc(error: unknown): unknown {
   }
   const code = BY_STATUS[status];
   if (code) return new SvcException(code, { detail: messageOf(error) ?? undefined });
-  return new SvcException('SVC_HTTP_ERROR', { detail: messageOf(error) ?? 'The request could not be served as sent.', status });
+  return new SvcException('SVC_HTTP_ERROR', {
+    detail: messageOf(error) ?? 'The request could not be served as sent.',
+    status,
+  });
 }
 
 /** Nest turns body-parser's JSON failures into a bare 400 whose message is the parser's. */

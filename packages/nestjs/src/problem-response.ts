@@ -15,7 +15,11 @@ export function requestIdOf(request: Request): string {
 export function writeProblem(request: Request, response: Response, error: unknown): void {
   const exception = toSvcException(error);
   const exposeInternals = (exception as unknown as Record<symbol, unknown>)[EXPOSE_INTERNALS] === true;
-  const body = toProblemDetails(exception, { instance: request.originalUrl, requestId: requestIdOf(request), exposeInternals });
+  const body = toProblemDetails(exception, {
+    instance: request.originalUrl,
+    requestId: requestIdOf(request),
+    exposeInternals,
+  });
   if (response.headersSent) return;
   response.status(body.status);
   for (const [name, value] of Object.entries(exception.headers ?? {})) response.setHeader(name, value);

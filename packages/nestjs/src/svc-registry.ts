@@ -19,7 +19,9 @@ export class SvcRegistry implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const instance = createSvc(this.options);
-    await this.options.infrastructure?.bind?.({ resolve: (token) => this.moduleRef.get(token as never, { strict: false }) });
+    await this.options.infrastructure?.bind?.({
+      resolve: (token) => this.moduleRef.get(token as never, { strict: false }),
+    });
     for (const wrapper of this.discovery.getControllers()) {
       const declaration = wrapper.metatype ? declarationOf(wrapper.metatype) : undefined;
       if (!declaration || this.byController.has(declaration.controller)) continue;
@@ -28,14 +30,19 @@ export class SvcRegistry implements OnModuleInit {
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
-    const app = this.adapterHost.httpAdapter?.getInstance?.() as { set?: (key: string, value: unknown) => void } | undefined;
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as
+      { set?: (key: string, value: unknown) => void } | undefined;
     app?.set?.('etag', false);
   }
 
   /** The engine behind a decorated controller's generated routes. */
   engineFor(controller: Function): SvcEngine {
     const service = this.byController.get(controller);
-    if (!service) throw new ConfigurationException({ entity: controller.name, message: 'is not bound yet; the SvcModule did not initialise it. Import SvcModule.forRoot in the app module.' });
+    if (!service)
+      throw new ConfigurationException({
+        entity: controller.name,
+        message: 'is not bound yet; the SvcModule did not initialise it. Import SvcModule.forRoot in the app module.',
+      });
     return service.engine;
   }
 
@@ -45,7 +52,8 @@ export class SvcRegistry implements OnModuleInit {
     if (!service) {
       throw new ConfigurationException({
         entity: entity.name,
-        message: 'has no service: no controller of this app carries @Svc(' + entity.name + '). Add one, or use createCrud.',
+        message:
+          'has no service: no controller of this app carries @Svc(' + entity.name + '). Add one, or use createCrud.',
       });
     }
     return service as SvcService<T>;

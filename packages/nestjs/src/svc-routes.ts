@@ -1,12 +1,25 @@
 /** Generates the standard routes on a controller class when `@Svc` decorates it. */
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
-import { parseQueryString, STANDARD_OPERATION_IDS, STANDARD_ROUTES, SvcException, type EntityConfig, type StandardOperationId } from '@svc/core';
+import {
+  parseQueryString,
+  STANDARD_OPERATION_IDS,
+  STANDARD_ROUTES,
+  SvcException,
+  type EntityConfig,
+  type StandardOperationId,
+} from '@svc/core';
 import type { Request, Response } from 'express';
 import { writeProblem } from './problem-response';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
 
-const METHODS = { GET: RequestMethod.GET, POST: RequestMethod.POST, PUT: RequestMethod.PUT, PATCH: RequestMethod.PATCH, DELETE: RequestMethod.DELETE };
+const METHODS = {
+  GET: RequestMethod.GET,
+  POST: RequestMethod.POST,
+  PUT: RequestMethod.PUT,
+  PATCH: RequestMethod.PATCH,
+  DELETE: RequestMethod.DELETE,
+};
 const BODY_OPERATIONS: ReadonlySet<StandardOperationId> = new Set(['createOne', 'updateOne', 'patchOne']);
 
 /** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
@@ -36,7 +49,11 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     Reflect.defineMetadata('design:paramtypes', [Object, Object], controller.prototype, name);
     Req()(controller.prototype, name, 0);
     Res()(controller.prototype, name, 1);
-    RequestMapping({ path: route.path.replace(':id', `:${param}`), method: METHODS[route.method] })(controller.prototype, name, descriptor);
+    RequestMapping({ path: route.path.replace(':id', `:${param}`), method: METHODS[route.method] })(
+      controller.prototype,
+      name,
+      descriptor,
+    );
   }
 }
 
@@ -54,7 +71,8 @@ function createHandler(controller: Function, operation: StandardOperationId, par
         operation,
         id: request.params?.[param],
         body: takesBody ? request.body : undefined,
-        query: operation === 'findMany' ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
+        query:
+          operation === 'findMany' ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         context: { request },
       });

@@ -20,19 +20,30 @@ export class SvcModule {
   }
 
   static forRootAsync(options: SvcModuleAsyncOptions): DynamicModule {
-    const provider: Provider = { provide: SVC_OPTIONS, useFactory: options.useFactory, inject: (options.inject ?? []) as never[] };
+    const provider: Provider = {
+      provide: SVC_OPTIONS,
+      useFactory: options.useFactory,
+      inject: (options.inject ?? []) as never[],
+    };
     return SvcModule.build([provider], options.imports ?? []);
   }
 
   private static build(optionProviders: Provider[], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
-    const services = declaredEntities().map(
-      (entity): Provider => ({ provide: svcToken(entity), useFactory: (registry: SvcRegistry) => lazyService(registry, entity), inject: [SvcRegistry] }),
-    );
+    const services = declaredEntities().map((entity): Provider => ({
+      provide: svcToken(entity),
+      useFactory: (registry: SvcRegistry) => lazyService(registry, entity),
+      inject: [SvcRegistry],
+    }));
     return {
       module: SvcModule,
       global: true,
       imports: [DiscoveryModule, ...imports],
-      providers: [...optionProviders, SvcRegistry, ...services, { provide: APP_FILTER, useClass: ProblemDetailsFilter }],
+      providers: [
+        ...optionProviders,
+        SvcRegistry,
+        ...services,
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+      ],
       exports: [SvcRegistry, SVC_OPTIONS, ...services],
     };
   }
@@ -43,7 +54,12 @@ function lazyService(registry: SvcRegistry, entity: Function): SvcService {
   return new Proxy({} as SvcService, {
     get(_target, property) {
       // Nest probes providers for lifecycle hooks (and promises for `then`) before the services exist.
-      if (typeof property === 'symbol' || property === 'then' || property.startsWith('on') || property.startsWith('before')) {
+      if (
+        typeof property === 'symbol' ||
+        property === 'then' ||
+        property.startsWith('on') ||
+        property.startsWith('before')
+      ) {
         return undefined;
       }
       const service = registry.serviceFor(entity) as unknown as Record<PropertyKey, unknown>;

@@ -27,7 +27,10 @@ export function mergeSettings(base: ResolvedSettings, scope: SvcSettings | undef
 }
 
 /** Merges the settings of several scopes in order, lowest first. */
-export function mergeSettingsChain(base: ResolvedSettings, scopes: readonly (SvcSettings | undefined)[]): ResolvedSettings {
+export function mergeSettingsChain(
+  base: ResolvedSettings,
+  scopes: readonly (SvcSettings | undefined)[],
+): ResolvedSettings {
   return scopes.reduce<ResolvedSettings>((settings, scope) => mergeSettings(settings, scope), base);
 }
 

@@ -48,7 +48,17 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
         softDelete,
         policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
         handler: typeof opConfig === 'object' ? opConfig.handler : undefined,
-        list: id === 'findMany' ? buildListQueryConfig({ entity: name, metadata, filter: config.filter, sort: config.sort, settings, softDelete }) : undefined,
+        list:
+          id === 'findMany'
+            ? buildListQueryConfig({
+                entity: name,
+                metadata,
+                filter: config.filter,
+                sort: config.sort,
+                settings,
+                softDelete,
+              })
+            : undefined,
       }),
     );
   }
@@ -65,7 +75,12 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     input: {
       create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: config.schema?.input?.create }),
       update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: config.schema?.input?.update }),
-      patch: buildWriteSchema({ entity: name, metadata, slot: 'patch', list: config.schema?.input?.patch ?? config.schema?.input?.update }),
+      patch: buildWriteSchema({
+        entity: name,
+        metadata,
+        slot: 'patch',
+        list: config.schema?.input?.patch ?? config.schema?.input?.update,
+      }),
     },
     output: { fields: metadata.columns.map((column) => column.property) },
   });
@@ -96,9 +111,17 @@ function resolveLookup(entity: string, settings: ResolvedSettings, metadata: Ent
   if (metadata.primaryKeys.length > 1) fail(`cannot be used on ${entity}, whose primary key is composite.`);
   if (!column) {
     const relation = metadata.relations.some((candidate) => candidate.property === field);
-    fail(relation ? `'${field}' is a relation; name a scalar column.` : `'${field}' is not a column of ${entity}.${suggestion(field, metadata.columns.map((c) => c.property))}`);
+    fail(
+      relation
+        ? `'${field}' is a relation; name a scalar column.`
+        : `'${field}' is not a column of ${entity}.${suggestion(
+            field,
+            metadata.columns.map((c) => c.property),
+          )}`,
+    );
   }
-  if (!['string', 'uuid', 'integer', 'number', 'bigint', 'enum'].includes(column!.kind)) fail(`'${field}' is a ${column!.kind} column; name a string or number column.`);
+  if (!['string', 'uuid', 'integer', 'number', 'bigint', 'enum'].includes(column!.kind))
+    fail(`'${field}' is a ${column!.kind} column; name a string or number column.`);
   return { param: field, fields: [field] };
 }
 

@@ -12,7 +12,14 @@ export interface OperationsResolution {
   readonly states: ReadonlyMap<StandardOperationId, OperationState>;
 }
 
-const DEFAULT_ON: readonly StandardOperationId[] = ['createOne', 'findOne', 'findMany', 'updateOne', 'patchOne', 'deleteOne'];
+const DEFAULT_ON: readonly StandardOperationId[] = [
+  'createOne',
+  'findOne',
+  'findMany',
+  'updateOne',
+  'patchOne',
+  'deleteOne',
+];
 const SOFT_ONLY: readonly StandardOperationId[] = ['restoreOne', 'purgeOne'];
 
 export function resolveOperations(args: {
@@ -28,7 +35,12 @@ export function resolveOperations(args: {
     for (const id of defaults) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
     return { states };
   }
-  if (!isPlainObject(map)) throw new ConfigurationException({ entity, path: 'operations', message: 'must be an object keyed by operation id.' });
+  if (!isPlainObject(map))
+    throw new ConfigurationException({
+      entity,
+      path: 'operations',
+      message: 'must be an object keyed by operation id.',
+    });
   for (const [id, value] of Object.entries(map)) {
     if (!(STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
       const caseTwin = STANDARD_OPERATION_IDS.find((standard) => standard.toLowerCase() === id.toLowerCase());
@@ -42,7 +54,11 @@ export function resolveOperations(args: {
     }
     if (value === false || value === undefined) continue;
     if (value !== true && !isPlainObject(value)) {
-      throw new ConfigurationException({ entity, path: `operations.${id}`, message: 'must be true, false or an operation config object.' });
+      throw new ConfigurationException({
+        entity,
+        path: `operations.${id}`,
+        message: 'must be true, false or an operation config object.',
+      });
     }
     const opId = id as StandardOperationId;
     if (SOFT_ONLY.includes(opId) && !soft) {

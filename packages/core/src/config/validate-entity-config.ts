@@ -5,18 +5,39 @@ import type { EntityConfig } from './entity-config';
 import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from './validate-settings';
 
-const STRUCTURAL_KEYS = ['schema', 'set', 'policy', 'filter', 'sort', 'select', 'search', 'include', 'relations', 'operations'];
+const STRUCTURAL_KEYS = [
+  'schema',
+  'set',
+  'policy',
+  'filter',
+  'sort',
+  'select',
+  'search',
+  'include',
+  'relations',
+  'operations',
+];
 /** Keys SPEC.md defines that this version does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set(['set', 'select', 'search', 'include', 'relations']);
 const OPERATION_EXTRAS = ['handler', 'meta', 'policy', 'schema'];
 
 export function validateEntityConfig(entity: string, config: EntityConfig): void {
-  if (!isPlainObject(config)) throw new ConfigurationException({ entity, message: 'The entity config must be a plain object.' });
+  if (!isPlainObject(config))
+    throw new ConfigurationException({ entity, message: 'The entity config must be a plain object.' });
   const known = [...SETTINGS_KEYS, ...STRUCTURAL_KEYS];
   for (const key of Object.keys(config)) {
-    if (!known.includes(key)) throw new ConfigurationException({ entity, path: key, message: `is not a known config key.${suggestion(key, known)}` });
+    if (!known.includes(key))
+      throw new ConfigurationException({
+        entity,
+        path: key,
+        message: `is not a known config key.${suggestion(key, known)}`,
+      });
     if (NOT_YET.has(key) && (config as Record<string, unknown>)[key] !== undefined) {
-      throw new ConfigurationException({ entity, path: key, message: 'is not supported by this version of Svc yet. Remove it.' });
+      throw new ConfigurationException({
+        entity,
+        path: key,
+        message: 'is not supported by this version of Svc yet. Remove it.',
+      });
     }
   }
   validateSettings(config as Record<string, unknown>, { scope: 'entity', entity });
@@ -24,7 +45,11 @@ export function validateEntityConfig(entity: string, config: EntityConfig): void
   checkBlock(entity, 'filter', config.filter, ['fields', 'default', 'apply', 'limits']);
   checkBlock(entity, 'sort', config.sort, ['fields', 'default', 'apply']);
   if (config.policy !== undefined && typeof config.policy !== 'function') {
-    throw new ConfigurationException({ entity, path: 'policy', message: 'must be a function (args) => boolean | Promise<boolean>.' });
+    throw new ConfigurationException({
+      entity,
+      path: 'policy',
+      message: 'must be a function (args) => boolean | Promise<boolean>.',
+    });
   }
   for (const [id, opConfig] of Object.entries(config.operations ?? {})) {
     if (isPlainObject(opConfig) && (STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
@@ -37,36 +62,71 @@ function checkOperationConfig(entity: string, id: StandardOperationId, opConfig:
   const path = `operations.${id}`;
   const allowed = [...SETTINGS_KEYS, ...OPERATION_EXTRAS];
   for (const key of Object.keys(opConfig)) {
-    if (!allowed.includes(key)) throw new ConfigurationException({ entity, path: `${path}.${key}`, message: `is not a known key.${suggestion(key, allowed)}` });
+    if (!allowed.includes(key))
+      throw new ConfigurationException({
+        entity,
+        path: `${path}.${key}`,
+        message: `is not a known key.${suggestion(key, allowed)}`,
+      });
   }
   validateSettings(opConfig, { scope: 'operation', entity, path, operation: id });
   if (opConfig.handler !== undefined && typeof opConfig.handler !== 'function') {
-    throw new ConfigurationException({ entity, path: `${path}.handler`, message: 'must be a function (input, context) => result.' });
+    throw new ConfigurationException({
+      entity,
+      path: `${path}.handler`,
+      message: 'must be a function (input, context) => result.',
+    });
   }
   if (opConfig.policy !== undefined && opConfig.policy !== false && typeof opConfig.policy !== 'function') {
-    throw new ConfigurationException({ entity, path: `${path}.policy`, message: 'must be a policy function or false.' });
+    throw new ConfigurationException({
+      entity,
+      path: `${path}.policy`,
+      message: 'must be a policy function or false.',
+    });
   }
   for (const key of ['meta', 'schema']) {
     if (opConfig[key] !== undefined) {
-      throw new ConfigurationException({ entity, path: `${path}.${key}`, message: 'is not supported by this version of Svc yet. Remove it.' });
+      throw new ConfigurationException({
+        entity,
+        path: `${path}.${key}`,
+        message: 'is not supported by this version of Svc yet. Remove it.',
+      });
     }
   }
 }
 
 function checkSchema(entity: string, schema: unknown): void {
   if (schema === undefined) return;
-  if (!isPlainObject(schema)) throw new ConfigurationException({ entity, path: 'schema', message: 'must be an object { input?: { create?, update?, patch? } }.' });
+  if (!isPlainObject(schema))
+    throw new ConfigurationException({
+      entity,
+      path: 'schema',
+      message: 'must be an object { input?: { create?, update?, patch? } }.',
+    });
   for (const key of Object.keys(schema)) {
     if (key !== 'input') {
-      throw new ConfigurationException({ entity, path: `schema.${key}`, message: `is not supported by this version of Svc yet; only schema.input field lists are. Remove it.` });
+      throw new ConfigurationException({
+        entity,
+        path: `schema.${key}`,
+        message: `is not supported by this version of Svc yet; only schema.input field lists are. Remove it.`,
+      });
     }
   }
   const input = schema.input;
   if (input === undefined) return;
-  if (!isPlainObject(input)) throw new ConfigurationException({ entity, path: 'schema.input', message: 'must be an object { create?, update?, patch? }.' });
+  if (!isPlainObject(input))
+    throw new ConfigurationException({
+      entity,
+      path: 'schema.input',
+      message: 'must be an object { create?, update?, patch? }.',
+    });
   for (const key of Object.keys(input)) {
     if (!['create', 'update', 'patch'].includes(key)) {
-      throw new ConfigurationException({ entity, path: `schema.input.${key}`, message: `is not supported by this version of Svc yet.${suggestion(key, ['create', 'update', 'patch'])}` });
+      throw new ConfigurationException({
+        entity,
+        path: `schema.input.${key}`,
+        message: `is not supported by this version of Svc yet.${suggestion(key, ['create', 'update', 'patch'])}`,
+      });
     }
   }
 }
@@ -75,6 +135,11 @@ function checkBlock(entity: string, name: string, block: unknown, keys: string[]
   if (block === undefined) return;
   if (!isPlainObject(block)) throw new ConfigurationException({ entity, path: name, message: 'must be an object.' });
   for (const key of Object.keys(block)) {
-    if (!keys.includes(key)) throw new ConfigurationException({ entity, path: `${name}.${key}`, message: `is not a known key.${suggestion(key, keys)}` });
+    if (!keys.includes(key))
+      throw new ConfigurationException({
+        entity,
+        path: `${name}.${key}`,
+        message: `is not a known key.${suggestion(key, keys)}`,
+      });
   }
 }

@@ -54,8 +54,12 @@ const SHAPES: Readonly<Record<string, ObjectShape>> = {
     keys: {
       ttl: (value, _path, fail) => {
         if (value === false) return;
-        if (value === 0) fail('must be a positive number of seconds; 0 is not allowed. Omit ttl or set it to false to turn the result cache off.');
-        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail('must be a positive number of seconds, or false.');
+        if (value === 0)
+          fail(
+            'must be a positive number of seconds; 0 is not allowed. Omit ttl or set it to false to turn the result cache off.',
+          );
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+          fail('must be a positive number of seconds, or false.');
       },
       etag: boolean,
     },
@@ -74,7 +78,8 @@ const SHAPES: Readonly<Record<string, ObjectShape>> = {
       },
       subscribableFields: (value, _path, fail) => {
         const list = isPlainObject(value) ? (value as { exclude?: unknown }).exclude : value;
-        if (!Array.isArray(list) || list.some((v) => typeof v !== 'string')) fail('must be an array of field names or { exclude: [...] }.');
+        if (!Array.isArray(list) || list.some((v) => typeof v !== 'string'))
+          fail('must be an array of field names or { exclude: [...] }.');
       },
       onPublishError: (value, _path, fail) => {
         if (typeof value !== 'function') fail('must be a function (error, transport, event).');
@@ -95,7 +100,11 @@ export function validateSettings(
     if (value === undefined) continue;
     const path = location.path ? `${location.path}.${key}` : key;
     if (key === 'identifier' && (location.scope === 'operation' || location.scope === 'call')) {
-      fail(location, path, 'is allowed at global and entity scope only. Move it to the entity config or SvcModule.forRoot.');
+      fail(
+        location,
+        path,
+        'is allowed at global and entity scope only. Move it to the entity config or SvcModule.forRoot.',
+      );
     }
     if (location.operation && !OPERATION_SETTINGS_KEYS[location.operation].includes(key)) {
       fail(
@@ -126,7 +135,8 @@ export function validateGlobalOperationsMap(value: unknown, location: SettingsLo
 
 function checkShape(shape: ObjectShape, value: unknown, path: string, location: SettingsLocation): void {
   if (value === false && shape.falseable) return;
-  if (!isPlainObject(value)) fail(location, path, shape.falseable ? 'must be an object or false.' : 'must be an object.');
+  if (!isPlainObject(value))
+    fail(location, path, shape.falseable ? 'must be an object or false.' : 'must be an object.');
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const childPath = `${path}.${key}`;
     const check = shape.keys[key];

@@ -63,8 +63,8 @@ export class QueryUnsupportedParamException extends SvcException {
 
 /** 400 SVC_VALIDATION_FAILED: one entry in `errors` per failing body field. */
 export class ValidationFailedException extends SvcException {
-  constructor(errors: readonly SvcErrorItem[], detail?: string) {
-    super('SVC_VALIDATION_FAILED', { errors, detail: detail ?? summarize(errors, 'The body is invalid') });
+  constructor(errors: readonly SvcErrorItem[], detail?: string, cause?: unknown) {
+    super('SVC_VALIDATION_FAILED', { errors, detail: detail ?? summarize(errors, 'The body is invalid'), cause });
   }
 }
 

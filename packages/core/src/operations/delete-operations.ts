@@ -42,7 +42,8 @@ export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
   if (call.operation.handler) return (await runHandler(call, {}), emptyResponse());
   await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
-    if (call.operation.softDelete && !isDeleted(call, row)) throw new NotDeletedException(call.entity.name, call.request.id);
+    if (call.operation.softDelete && !isDeleted(call, row))
+      throw new NotDeletedException(call.entity.name, call.request.id);
     await call.entity.adapter.remove(primaryKeyOf(call, row), { session });
   });
   return emptyResponse();

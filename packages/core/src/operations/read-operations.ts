@@ -19,11 +19,25 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
     ? await resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
     : await resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
   if (call.operation.handler) {
-    const result = (await runHandler(call, { query: plan })) as { entities?: unknown; total?: unknown; meta?: Record<string, unknown> };
+    const result = (await runHandler(call, { query: plan })) as {
+      entities?: unknown;
+      total?: unknown;
+      meta?: Record<string, unknown>;
+    };
     if (!result || !Array.isArray(result.entities)) {
-      throw new ConfigurationException({ entity: call.entity.name, path: 'operations.findMany.handler', message: 'must return { entities, total }.' });
+      throw new ConfigurationException({
+        entity: call.entity.name,
+        path: 'operations.findMany.handler',
+        message: 'must return { entities, total }.',
+      });
     }
-    return listResponse(call, { rows: result.entities, total: (result.total as number) ?? null, limit: plan.limit, offset: plan.offset, meta: result.meta });
+    return listResponse(call, {
+      rows: result.entities,
+      total: (result.total as number) ?? null,
+      limit: plan.limit,
+      offset: plan.offset,
+      meta: result.meta,
+    });
   }
   const result = await call.entity.adapter.findMany({
     where: plan.where,
@@ -38,7 +52,8 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
 
 export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
   const key = readLookupKey(call);
-  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
+  if (call.operation.handler)
+    return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
   const row = await loadRow(call, key, { view: liveView(call) });
   await checkPolicy(call, { entity: row });
   return itemResponse(call, row, { conditional: true });
@@ -55,6 +70,7 @@ function listConfig(call: OperationCall) {
     filter: entity.config.filter,
     sort: entity.config.sort,
     settings: call.settings,
-    softDelete: entity.metadata.deleteMarker !== undefined && call.operation.softDelete && call.settings.delete !== false,
+    softDelete:
+      entity.metadata.deleteMarker !== undefined && call.operation.softDelete && call.settings.delete !== false,
   });
 }

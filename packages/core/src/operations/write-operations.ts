@@ -17,7 +17,8 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
   const values = validateBody(call.entity.input.create, call.request.body);
   await checkPolicy(call, { body: call.request.body });
-  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
+  if (call.operation.handler)
+    return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
   const row = await runInTransaction(call, async (session) => {
     const inserted = await call.entity.adapter.insert(values, { session });
     return inserted.row ?? (await loadRow(call, inserted.key, { view: 'all', session }));
@@ -51,7 +52,12 @@ async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteR
 }
 
 /** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns its primary key. */
-export async function guardRow(call: OperationCall, lookup: EntityKey, session: AdapterSession, body?: unknown): Promise<EntityKey> {
+export async function guardRow(
+  call: OperationCall,
+  lookup: EntityKey,
+  session: AdapterSession,
+  body?: unknown,
+): Promise<EntityKey> {
   const row = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
   checkIfMatch(call, projectRow(row, call.entity.output));
   await checkPolicy(call, { entity: row, body });

@@ -2,17 +2,7 @@
 
 /** A column's kind decides value coercion, validation and which operators make sense. */
 export type ColumnKind =
-  | 'string'
-  | 'uuid'
-  | 'integer'
-  | 'number'
-  | 'bigint'
-  | 'decimal'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'json'
-  | 'enum';
+  'string' | 'uuid' | 'integer' | 'number' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'enum';
 
 export interface ColumnMetadata {
   /** Property name on the entity class (the public field name). */

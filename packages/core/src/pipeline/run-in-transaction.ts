@@ -5,7 +5,10 @@ import type { OperationCall } from './operation-call';
 
 const ATTEMPTS = 3;
 
-export async function runInTransaction<T>(call: OperationCall, work: (session: AdapterSession) => Promise<T>): Promise<T> {
+export async function runInTransaction<T>(
+  call: OperationCall,
+  work: (session: AdapterSession) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call.entity.adapter.transaction(work);

@@ -26,10 +26,18 @@ export function buildFilterAllowlist({ entity, metadata, filter }: BuildArgs): F
   const columns = new Map(metadata.columns.map((column) => [column.property, column]));
   const fields = new Map<string, FilterableField>();
   const spec = filter?.fields;
-  const all = () => metadata.columns.forEach((column) => fields.set(column.property, { column, operators: new Set(operatorsForKind(column)) }));
+  const all = () =>
+    metadata.columns.forEach((column) =>
+      fields.set(column.property, { column, operators: new Set(operatorsForKind(column)) }),
+    );
   const known = (name: string, path: string) => {
     const column = columns.get(name);
-    if (!column) throw new ConfigurationException({ entity, path, message: `'${name}' is not a column of ${entity}.${suggestion(name, columns.keys())}` });
+    if (!column)
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `'${name}' is not a column of ${entity}.${suggestion(name, columns.keys())}`,
+      });
     return column;
   };
   if (spec === undefined) {
@@ -40,30 +48,53 @@ export function buildFilterAllowlist({ entity, metadata, filter }: BuildArgs): F
       fields.set(name, { column, operators: new Set(operatorsForKind(column)) });
     }
   } else if (isPlainObject(spec) && Array.isArray((spec as { exclude?: unknown }).exclude)) {
-    const excluded = new Set((spec as { exclude: string[] }).exclude.map((name) => (known(name, 'filter.fields.exclude'), name)));
+    const excluded = new Set(
+      (spec as { exclude: string[] }).exclude.map((name) => (known(name, 'filter.fields.exclude'), name)),
+    );
     all();
     for (const name of excluded) fields.delete(name);
   } else if (isPlainObject(spec)) {
     all();
     for (const [name, operators] of Object.entries(spec as Record<string, unknown>)) {
       const column = known(name, `filter.fields.${name}`);
-      fields.set(name, { column, operators: new Set(checkOperators(entity, name, operators, operatorsForKind(column))) });
+      fields.set(name, {
+        column,
+        operators: new Set(checkOperators(entity, name, operators, operatorsForKind(column))),
+      });
     }
   } else {
-    throw new ConfigurationException({ entity, path: 'filter.fields', message: 'must be an array of fields, { exclude: [...] }, or a map from field to operators.' });
+    throw new ConfigurationException({
+      entity,
+      path: 'filter.fields',
+      message: 'must be an array of fields, { exclude: [...] }, or a map from field to operators.',
+    });
   }
   return { fields, limits: resolveLimits(entity, filter?.limits) };
 }
 
-function checkOperators(entity: string, field: string, operators: unknown, supported: readonly FilterOperator[]): FilterOperator[] {
+function checkOperators(
+  entity: string,
+  field: string,
+  operators: unknown,
+  supported: readonly FilterOperator[],
+): FilterOperator[] {
   const path = `filter.fields.${field}`;
-  if (!Array.isArray(operators)) throw new ConfigurationException({ entity, path, message: 'must be an array of operator tokens.' });
+  if (!Array.isArray(operators))
+    throw new ConfigurationException({ entity, path, message: 'must be an array of operator tokens.' });
   for (const operator of operators) {
     if (!(FILTER_OPERATORS as readonly unknown[]).includes(operator)) {
-      throw new ConfigurationException({ entity, path, message: `'${String(operator)}' is not a filter operator.${suggestion(String(operator), FILTER_OPERATORS)}` });
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `'${String(operator)}' is not a filter operator.${suggestion(String(operator), FILTER_OPERATORS)}`,
+      });
     }
     if (!supported.includes(operator)) {
-      throw new ConfigurationException({ entity, path, message: `'${String(operator)}' does not apply to the kind of '${field}'. Use one of ${supported.join(', ')}.` });
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `'${String(operator)}' does not apply to the kind of '${field}'. Use one of ${supported.join(', ')}.`,
+      });
     }
   }
   return operators as FilterOperator[];
@@ -73,10 +104,18 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
   const out = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits ?? {})) {
     if (!(key in DEFAULT_LIMITS)) {
-      throw new ConfigurationException({ entity, path: `filter.limits.${key}`, message: `is not a known key.${suggestion(key, Object.keys(DEFAULT_LIMITS))}` });
+      throw new ConfigurationException({
+        entity,
+        path: `filter.limits.${key}`,
+        message: `is not a known key.${suggestion(key, Object.keys(DEFAULT_LIMITS))}`,
+      });
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new ConfigurationException({ entity, path: `filter.limits.${key}`, message: 'must be a positive integer.' });
+      throw new ConfigurationException({
+        entity,
+        path: `filter.limits.${key}`,
+        message: 'must be a positive integer.',
+      });
     }
     out[key as keyof FilterLimits] = value;
   }
@@ -86,7 +125,12 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
 export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortAllowlist {
   const columns = metadata.columns.map((column) => column.property);
   const check = (name: string, path: string) => {
-    if (!columns.includes(name)) throw new ConfigurationException({ entity, path, message: `'${name}' is not a column of ${entity}.${suggestion(name, columns)}` });
+    if (!columns.includes(name))
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `'${name}' is not a column of ${entity}.${suggestion(name, columns)}`,
+      });
     return name;
   };
   const spec = sort?.fields;
@@ -96,19 +140,31 @@ export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortA
   else if (isPlainObject(spec) && Array.isArray((spec as { exclude?: unknown }).exclude)) {
     const excluded = new Set((spec as { exclude: string[] }).exclude.map((name) => check(name, 'sort.fields.exclude')));
     fields = columns.filter((name) => !excluded.has(name));
-  } else throw new ConfigurationException({ entity, path: 'sort.fields', message: 'must be an array of fields or { exclude: [...] }.' });
+  } else
+    throw new ConfigurationException({
+      entity,
+      path: 'sort.fields',
+      message: 'must be an array of fields or { exclude: [...] }.',
+    });
   return { fields: new Set(fields), primaryKeys: metadata.primaryKeys };
 }
 
 /** The whole list-read config of one operation. */
-export function buildListQueryConfig(args: BuildArgs & { settings: ResolvedSettings; softDelete: boolean }): ListQueryConfig {
+export function buildListQueryConfig(
+  args: BuildArgs & { settings: ResolvedSettings; softDelete: boolean },
+): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
   const sort = buildSortAllowlist(args);
   return {
     entity: args.entity,
     filter,
-    serverFilter: buildFilterAllowlist({ entity: args.entity, metadata: args.metadata, filter: { limits: args.filter?.limits } }),
-    filterDefault: args.filter?.default === undefined ? undefined : bootstrapFilter(args.entity, args.filter.default, filter),
+    serverFilter: buildFilterAllowlist({
+      entity: args.entity,
+      metadata: args.metadata,
+      filter: { limits: args.filter?.limits },
+    }),
+    filterDefault:
+      args.filter?.default === undefined ? undefined : bootstrapFilter(args.entity, args.filter.default, filter),
     filterApply: checkFunction(args.entity, 'filter.apply', args.filter?.apply),
     sort,
     sortDefault: args.sort?.default === undefined ? [] : bootstrapSort(args.entity, args.sort.default, sort),
@@ -132,7 +188,12 @@ function bootstrapFilter(entity: string, expression: unknown, allowlist: FilterA
 }
 
 function bootstrapSort(entity: string, keys: unknown, allowlist: SortAllowlist) {
-  if (!Array.isArray(keys)) throw new ConfigurationException({ entity, path: 'sort.default', message: "must be an array of field names, '-' prefixed for descending." });
+  if (!Array.isArray(keys))
+    throw new ConfigurationException({
+      entity,
+      path: 'sort.default',
+      message: "must be an array of field names, '-' prefixed for descending.",
+    });
   return atBootstrap(entity, 'sort.default', () => {
     const errors = new QueryErrors();
     const out = parseSortKeys(keys as string[], allowlist, errors, 'sort.default');
@@ -154,6 +215,7 @@ function atBootstrap<T>(entity: string, path: string, build: () => T): T {
 }
 
 function checkFunction<T>(entity: string, path: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== 'function') throw new ConfigurationException({ entity, path, message: 'must be a function (args) => ...' });
+  if (value !== undefined && typeof value !== 'function')
+    throw new ConfigurationException({ entity, path, message: 'must be a function (args) => ...' });
   return value;
 }

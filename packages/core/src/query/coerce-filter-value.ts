@@ -80,7 +80,8 @@ function coerceBoolean(raw: unknown): Coerced {
 }
 
 function coerceDatetime(raw: unknown): Coerced {
-  if (typeof raw !== 'string') return raw instanceof Date && !isNaN(raw.getTime()) ? ok(raw) : fail('must be an ISO 8601 date-time');
+  if (typeof raw !== 'string')
+    return raw instanceof Date && !isNaN(raw.getTime()) ? ok(raw) : fail('must be an ISO 8601 date-time');
   const match = DATETIME.exec(raw);
   if (!match || !validDate(match)) return fail('must be an ISO 8601 date-time');
   const date = new Date(match[4] ? raw : `${raw}T00:00:00Z`);

@@ -19,7 +19,19 @@ export interface FilterAllowlist {
   readonly limits: FilterLimits;
 }
 
-const COMPARISON: FilterOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'notIn', 'between', 'isNull', 'isNotNull'];
+const COMPARISON: FilterOperator[] = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'notIn',
+  'between',
+  'isNull',
+  'isNotNull',
+];
 const TEXT: FilterOperator[] = [...COMPARISON, 'like', 'ilike', 'contains', 'startsWith', 'endsWith'];
 const EQUALITY: FilterOperator[] = ['eq', 'ne', 'in', 'notIn', 'isNull', 'isNotNull'];
 
@@ -39,6 +51,12 @@ export function operatorsForKind(column: ColumnMetadata): readonly FilterOperato
   }
 }
 
-export const LIKE_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
+export const LIKE_OPERATORS: ReadonlySet<FilterOperator> = new Set([
+  'like',
+  'ilike',
+  'contains',
+  'startsWith',
+  'endsWith',
+]);
 export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn', 'between']);
 export const NULL_OPERATORS: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);

@@ -55,9 +55,16 @@ export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireList
     } else if (NOT_TAKEN.has(root)) {
       errors.unsupportedParam(key, NOT_TAKEN.get(root)!);
     } else if (root === 'filter') {
-      errors.add(key, 'malformed', `${key} is not a well-formed bracket key. Write filter[<field>][<operator>]=<value>.`);
+      errors.add(
+        key,
+        'malformed',
+        `${key} is not a well-formed bracket key. Write filter[<field>][<operator>]=<value>.`,
+      );
     } else {
-      errors.unsupportedParam(key, `${key} is not a query parameter of this resource. Remove it or check its spelling.`);
+      errors.unsupportedParam(
+        key,
+        `${key} is not a query parameter of this resource. Remove it or check its spelling.`,
+      );
     }
   }
   return query;
@@ -72,19 +79,17 @@ function parseJsonFilter(value: string, errors: QueryErrors): unknown {
     }
     return parsed;
   } catch {
-    errors.add('filter', 'malformed', 'filter is not valid JSON. Send a JSON object or use filter[<field>][<operator>]=<value>.');
+    errors.add(
+      'filter',
+      'malformed',
+      'filter is not valid JSON. Send a JSON object or use filter[<field>][<operator>]=<value>.',
+    );
     return undefined;
   }
 }
 
 /** Places one bracket parameter into the filter tree; `[]` appends to a list. */
-function addBracketFilter(
-  query: WireListQuery,
-  path: string[],
-  key: string,
-  value: string,
-  errors: QueryErrors,
-): void {
+function addBracketFilter(query: WireListQuery, path: string[], key: string, value: string, errors: QueryErrors): void {
   if (path.length < 2 && !(path.length === 1 && path[0] === '')) {
     errors.add(key, 'malformed', `${key} needs a field and an operator: filter[<field>][<operator>]=<value>.`);
     return;
@@ -93,7 +98,11 @@ function addBracketFilter(
   const appends = path[path.length - 1] === '';
   const steps = appends ? path.slice(0, -1) : path;
   if (steps.some((step) => step === '')) {
-    errors.add(key, 'malformed', `${key} has an empty bracket in the middle. Write filter[<field>][<operator>][]=<value>.`);
+    errors.add(
+      key,
+      'malformed',
+      `${key} has an empty bracket in the middle. Write filter[<field>][<operator>][]=<value>.`,
+    );
     return;
   }
   for (const step of steps.slice(0, -1)) {

@@ -20,7 +20,11 @@ export async function resolveApplyFilter(
     errors.throwIfAny();
   } catch (error) {
     const detail = (error as { errors?: { detail: string }[] }).errors?.map((item) => item.detail).join(' ');
-    throw new ConfigurationException({ entity: args.entity, path: 'filter.apply', message: `returned an invalid filter: ${detail}` });
+    throw new ConfigurationException({
+      entity: args.entity,
+      path: 'filter.apply',
+      message: `returned an invalid filter: ${detail}`,
+    });
   }
   return node;
 }

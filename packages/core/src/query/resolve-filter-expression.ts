@@ -44,14 +44,22 @@ function resolveObject(expression: unknown, param: string, depth: number, walk: 
 
 function resolveGroup(kind: 'and' | 'or' | 'not', value: unknown, param: string, depth: number, walk: Walk) {
   if (depth > walk.allowlist.limits.maxDepth) {
-    walk.errors.add(param, 'too_deep', `${param} nests groups ${depth} deep; the limit is ${walk.allowlist.limits.maxDepth}. Flatten the filter.`);
+    walk.errors.add(
+      param,
+      'too_deep',
+      `${param} nests groups ${depth} deep; the limit is ${walk.allowlist.limits.maxDepth}. Flatten the filter.`,
+    );
     return undefined;
   }
   if (kind === 'not') {
     const child = resolveObject(value, param, depth, walk);
     return child ? ({ kind: 'not', child } as const) : undefined;
   }
-  const members = Array.isArray(value) ? value.map((member, i) => [String(i), member] as const) : isObject(value) ? Object.entries(value) : undefined;
+  const members = Array.isArray(value)
+    ? value.map((member, i) => [String(i), member] as const)
+    : isObject(value)
+      ? Object.entries(value)
+      : undefined;
   if (!members || members.length === 0) {
     walk.errors.add(param, 'malformed', `${param} must be a non-empty list of filter objects.`);
     return undefined;
@@ -94,12 +102,20 @@ function resolveCondition(
 ): FilterNode | undefined {
   const { errors, allowlist } = walk;
   if (!OPERATOR_SET.has(operator)) {
-    errors.add(param, 'unknown_operator', `'${operator}' is not a filter operator.${suggestion(operator, FILTER_OPERATORS)}`);
+    errors.add(
+      param,
+      'unknown_operator',
+      `'${operator}' is not a filter operator.${suggestion(operator, FILTER_OPERATORS)}`,
+    );
     return undefined;
   }
   const op = operator as FilterOperator;
   if (!allowed.operators.has(op)) {
-    errors.add(param, 'operator_not_allowed', `'${field}' cannot be filtered with '${op}'. Allowed: ${[...allowed.operators].join(', ')}.`);
+    errors.add(
+      param,
+      'operator_not_allowed',
+      `'${field}' cannot be filtered with '${op}'. Allowed: ${[...allowed.operators].join(', ')}.`,
+    );
     return undefined;
   }
   if (NULL_OPERATORS.has(op)) return nullCondition(field, op, raw, param, walk);
@@ -110,22 +126,43 @@ function resolveCondition(
       return undefined;
     }
     if (values.length > allowlist.limits.maxInValues) {
-      errors.add(param, 'too_many_values', `${param} has ${values.length} values; the limit is ${allowlist.limits.maxInValues}.`);
+      errors.add(
+        param,
+        'too_many_values',
+        `${param} has ${values.length} values; the limit is ${allowlist.limits.maxInValues}.`,
+      );
       return undefined;
     }
     const coerced = values.map((item) => coerce(allowed, item, param, walk));
-    return coerced.every((item) => item.ok) ? { kind: 'condition', field, operator: op, value: coerced.map((item) => item.value) } : undefined;
+    return coerced.every((item) => item.ok)
+      ? { kind: 'condition', field, operator: op, value: coerced.map((item) => item.value) }
+      : undefined;
   }
   if (LIKE_OPERATORS.has(op) && typeof raw === 'string' && raw.length > allowlist.limits.maxLikePatternLength) {
-    errors.add(param, 'pattern_too_long', `${param} is ${raw.length} characters; the limit is ${allowlist.limits.maxLikePatternLength}.`);
+    errors.add(
+      param,
+      'pattern_too_long',
+      `${param} is ${raw.length} characters; the limit is ${allowlist.limits.maxLikePatternLength}.`,
+    );
     return undefined;
   }
   const coerced = coerce(allowed, raw, param, walk);
   return coerced.ok ? { kind: 'condition', field, operator: op, value: coerced.value } : undefined;
 }
 
-function nullCondition(field: string, op: FilterOperator, raw: unknown, param: string, walk: Walk): FilterNode | undefined {
-  const flag = raw === '' || raw === true || raw === 'true' || raw === '1' ? true : raw === false || raw === 'false' || raw === '0' ? false : undefined;
+function nullCondition(
+  field: string,
+  op: FilterOperator,
+  raw: unknown,
+  param: string,
+  walk: Walk,
+): FilterNode | undefined {
+  const flag =
+    raw === '' || raw === true || raw === 'true' || raw === '1'
+      ? true
+      : raw === false || raw === 'false' || raw === '0'
+        ? false
+        : undefined;
   if (flag === undefined) {
     walk.errors.add(param, 'invalid_value', `${param} takes true or false.`);
     return undefined;

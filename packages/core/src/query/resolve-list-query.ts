@@ -22,7 +22,12 @@ export interface ListReadPlan {
 const MAX_OFFSET = 2147483647;
 
 /** Resolves raw query-string pairs (the wire). */
-export function resolveWireListQuery(pairs: QueryPairs, config: ListQueryConfig, operation: string, context: SvcContext): Promise<ListReadPlan> {
+export function resolveWireListQuery(
+  pairs: QueryPairs,
+  config: ListQueryConfig,
+  operation: string,
+  context: SvcContext,
+): Promise<ListReadPlan> {
   const errors = new QueryErrors();
   const wire = readListParams(pairs, errors);
   return resolveQuery(wire, config, errors, { operation, context });
@@ -37,7 +42,8 @@ export function resolveProgrammaticListQuery(
 ): Promise<ListReadPlan> {
   const errors = new QueryErrors();
   const known = new Set(['filter', 'sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted']);
-  for (const key of Object.keys(query)) if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
+  for (const key of Object.keys(query))
+    if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
   const wire: WireListQuery = {
     filterJson: query.filter,
     sort: Array.isArray(query.sort) ? query.sort.join(',') : (query.sort as string | undefined),
@@ -60,14 +66,18 @@ async function resolveQuery(
     wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, config.filter, errors),
   );
   const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
-  const requested = wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
+  const requested =
+    wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
   const forced = forcedKeys ? parseSortKeys(forcedKeys, config.sort, errors, 'sort.apply') : [];
   const limit = readInteger(wire.limit, 'limit', errors) ?? config.pagination.defaultLimit;
   const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
   const view = readView(wire, config, errors);
   errors.throwIfAny();
-  const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, { ...args, entity: config.entity });
+  const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {
+    ...args,
+    entity: config.entity,
+  });
   return {
     where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault),
     sort: finishSort(forced, requested, config.sort.primaryKeys),
@@ -81,7 +91,11 @@ async function resolveQuery(
 function readInteger(value: string | undefined, param: string, errors: QueryErrors): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_OFFSET) {
-    errors.add(param, 'invalid_value', `${param} must be a whole number from 0 to ${MAX_OFFSET}; got '${value.slice(0, 40)}'.`);
+    errors.add(
+      param,
+      'invalid_value',
+      `${param} must be a whole number from 0 to ${MAX_OFFSET}; got '${value.slice(0, 40)}'.`,
+    );
     return undefined;
   }
   return Number(value);

@@ -9,7 +9,12 @@ export interface SortAllowlist {
 }
 
 /** Parses shorthand keys; unknown or repeated fields go to `errors` under `param`. */
-export function parseSortKeys(keys: readonly string[], allowlist: SortAllowlist, errors: QueryErrors, param = 'sort'): SortKey[] {
+export function parseSortKeys(
+  keys: readonly string[],
+  allowlist: SortAllowlist,
+  errors: QueryErrors,
+  param = 'sort',
+): SortKey[] {
   const out: SortKey[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
@@ -18,7 +23,11 @@ export function parseSortKeys(keys: readonly string[], allowlist: SortAllowlist,
     if (field.length === 0) {
       errors.add(param, 'malformed', `${param} has an empty key. Write ${param}=-pages,title.`);
     } else if (!allowlist.fields.has(field)) {
-      errors.add(param, 'field_not_sortable', `'${field}' is not a sortable field.${suggestion(field, allowlist.fields)}`);
+      errors.add(
+        param,
+        'field_not_sortable',
+        `'${field}' is not a sortable field.${suggestion(field, allowlist.fields)}`,
+      );
     } else if (seen.has(field)) {
       errors.add(param, 'repeated', `'${field}' is named twice in ${param}. Name each field once.`);
     } else {
@@ -30,10 +39,18 @@ export function parseSortKeys(keys: readonly string[], allowlist: SortAllowlist,
 }
 
 /** Forced keys first, then the client's keys not already forced, then the primary key so pages are stable. */
-export function finishSort(forced: readonly SortKey[], requested: readonly SortKey[], primaryKeys: readonly string[]): SortKey[] {
+export function finishSort(
+  forced: readonly SortKey[],
+  requested: readonly SortKey[],
+  primaryKeys: readonly string[],
+): SortKey[] {
   const out = [...forced];
   const named = new Set(out.map((key) => key.field));
-  for (const key of requested) if (!named.has(key.field)) named.add(key.field) && out.push(key);
+  for (const key of requested) {
+    if (named.has(key.field)) continue;
+    named.add(key.field);
+    out.push(key);
+  }
   for (const field of primaryKeys) if (!named.has(field)) out.push({ field, direction: 'asc' });
   return out;
 }

@@ -15,26 +15,36 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
     case 'string':
       if (typeof value !== 'string') return fail('must be a string');
       if (value.includes('\u0000')) return fail('must not contain a NUL character');
-      if (column.length !== undefined && [...value].length > column.length) return fail(`must be at most ${column.length} characters`);
+      if (column.length !== undefined && [...value].length > column.length)
+        return fail(`must be at most ${column.length} characters`);
       return ok(value);
     case 'uuid':
       return typeof value === 'string' && UUID.test(value) ? ok(value) : fail('must be a UUID');
     case 'enum':
-      return column.enumValues?.includes(value as string) ? ok(value) : fail(`must be one of ${column.enumValues?.join(', ')}`);
+      return column.enumValues?.includes(value as string)
+        ? ok(value)
+        : fail(`must be one of ${column.enumValues?.join(', ')}`);
     case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= INT32 ? ok(value) : fail('must be an integer from -2147483648 to 2147483647');
+      return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= INT32
+        ? ok(value)
+        : fail('must be an integer from -2147483648 to 2147483647');
     case 'bigint':
-      return (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && /^-?\d{1,19}$/.test(value))
+      return (typeof value === 'number' && Number.isSafeInteger(value)) ||
+        (typeof value === 'string' && /^-?\d{1,19}$/.test(value))
         ? ok(String(value))
         : fail('must be an integer (a string for values past 2^53)');
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? ok(value) : fail('must be a finite number');
     case 'decimal':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value)) ? ok(String(value)) : fail('must be a decimal number');
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value))
+        ? ok(String(value))
+        : fail('must be a decimal number');
     case 'boolean':
       return typeof value === 'boolean' ? ok(value) : fail('must be true or false');
     case 'date':
-      return typeof value === 'string' && DATE.test(value) && validDate(value) ? ok(value) : fail('must be a date (YYYY-MM-DD)');
+      return typeof value === 'string' && DATE.test(value) && validDate(value)
+        ? ok(value)
+        : fail('must be a date (YYYY-MM-DD)');
     case 'datetime':
       return checkDatetime(value);
     case 'json':
@@ -43,7 +53,8 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
 }
 
 function checkDatetime(value: unknown): Checked {
-  if (typeof value !== 'string' || !DATETIME.test(value) || !validDate(value.slice(0, 10))) return fail('must be an ISO 8601 date-time');
+  if (typeof value !== 'string' || !DATETIME.test(value) || !validDate(value.slice(0, 10)))
+    return fail('must be an ISO 8601 date-time');
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
   return isNaN(date.getTime()) ? fail('must be an ISO 8601 date-time') : ok(date);
 }

@@ -16,7 +16,11 @@ export function validateBody(schema: WriteSchema, body: unknown, options: { repl
     if (schema.stripped.has(key)) continue;
     const field = schema.fields.get(key);
     if (!field) {
-      errors.push({ field: key, code: 'not_writable', detail: `'${key}' is not a writable field here.${suggestion(key, schema.fields.keys())}` });
+      errors.push({
+        field: key,
+        code: 'not_writable',
+        detail: `'${key}' is not a writable field here.${suggestion(key, schema.fields.keys())}`,
+      });
       continue;
     }
     const checked = checkField(field, (body as Record<string, unknown>)[key]);
@@ -33,16 +37,21 @@ export function validateBody(schema: WriteSchema, body: unknown, options: { repl
   if (options.replace) {
     for (const [name, reset] of schema.resets) {
       const field = schema.fields.get(name);
-      const viaRelation = field?.kind === 'column' && field.column.foreignKeyOf !== undefined && field.column.foreignKeyOf in values;
+      const viaRelation =
+        field?.kind === 'column' && field.column.foreignKeyOf !== undefined && field.column.foreignKeyOf in values;
       if (!(name in values) && !viaRelation) values[name] = reset;
     }
   }
   return values;
 }
 
-function checkField(field: WritableField, value: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+function checkField(
+  field: WritableField,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (field.kind === 'column') return checkColumnValue(field.column, value);
-  if (value === null) return field.relation.nullable ? { ok: true, value: null } : { ok: false, reason: 'must not be null' };
+  if (value === null)
+    return field.relation.nullable ? { ok: true, value: null } : { ok: false, reason: 'must not be null' };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, reason: `must be a reference like { "${field.targetKey}": 7 }` };
   }
@@ -58,7 +67,11 @@ function checkDoubleRelation(schema: WriteSchema, values: Row, errors: SvcErrorI
   for (const [name, field] of schema.fields) {
     if (field.kind !== 'column' || !field.column.foreignKeyOf) continue;
     if (name in values && field.column.foreignKeyOf in values) {
-      errors.push({ field: name, code: 'conflict', detail: `Send '${name}' or '${field.column.foreignKeyOf}', not both.` });
+      errors.push({
+        field: name,
+        code: 'conflict',
+        detail: `Send '${name}' or '${field.column.foreignKeyOf}', not both.`,
+      });
     }
   }
 }

@@ -22,7 +22,12 @@ export interface WriteSchema {
   readonly resets: ReadonlyMap<string, unknown>;
 }
 
-export function buildWriteSchema(args: { entity: string; metadata: EntityMetadata; slot: WriteSlot; list?: FieldListSlot }): WriteSchema {
+export function buildWriteSchema(args: {
+  entity: string;
+  metadata: EntityMetadata;
+  slot: WriteSlot;
+  list?: FieldListSlot;
+}): WriteSchema {
   const { entity, metadata, slot } = args;
   const stripped = new Set<string>();
   const candidates = new Map<string, WritableField>();
@@ -34,7 +39,11 @@ export function buildWriteSchema(args: { entity: string; metadata: EntityMetadat
   for (const relation of metadata.relations) {
     const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);
     if (toOne && relation.joinColumns.length === 1) {
-      candidates.set(relation.property, { kind: 'relation', relation, targetKey: relation.joinColumns[0]!.referencedProperty });
+      candidates.set(relation.property, {
+        kind: 'relation',
+        relation,
+        targetKey: relation.joinColumns[0]!.referencedProperty,
+      });
     }
   }
   const fields = restrict(entity, slot, candidates, stripped, args.list);
@@ -65,13 +74,24 @@ function restrict(
 ): Map<string, WritableField> {
   if (list === undefined) return candidates;
   const path = `schema.input.${slot}`;
-  const names = Array.isArray(list) ? list : isPlainObject(list) && Array.isArray((list as { fields?: unknown }).fields) ? (list as { fields: string[] }).fields : undefined;
-  if (!names) throw new ConfigurationException({ entity, path, message: 'must be an array of field names or { fields: [...] }.' });
+  const names = Array.isArray(list)
+    ? list
+    : isPlainObject(list) && Array.isArray((list as { fields?: unknown }).fields)
+      ? (list as { fields: string[] }).fields
+      : undefined;
+  if (!names)
+    throw new ConfigurationException({
+      entity,
+      path,
+      message: 'must be an array of field names or { fields: [...] }.',
+    });
   const out = new Map<string, WritableField>();
   for (const name of names) {
     const field = candidates.get(name);
     if (!field) {
-      const why = stripped.has(name) ? 'is not writable (primary key, generated column or soft-delete marker)' : `is not a writable field of ${entity}.${suggestion(name, candidates.keys())}`;
+      const why = stripped.has(name)
+        ? 'is not writable (primary key, generated column or soft-delete marker)'
+        : `is not a writable field of ${entity}.${suggestion(name, candidates.keys())}`;
       throw new ConfigurationException({ entity, path, message: `'${name}' ${why}` });
     }
     out.set(name, field);

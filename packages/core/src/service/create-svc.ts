@@ -21,18 +21,33 @@ export interface CrudRuntime {
   readonly adapter?: RepositoryAdapter;
 }
 
-const OPTION_KEYS = ['pagination', 'errors', 'cache', 'delete', 'realtime', 'identifier', 'operations', 'infrastructure', 'policy'];
+const OPTION_KEYS = [
+  'pagination',
+  'errors',
+  'cache',
+  'delete',
+  'realtime',
+  'identifier',
+  'operations',
+  'infrastructure',
+  'policy',
+];
 
 export class SvcInstance {
   constructor(readonly options: SvcOptions) {}
 
   /** Resolves and validates one entity's config and returns its service. */
-  createCrud<T = Record<string, unknown>>(target: Function, config: EntityConfig = {}, runtime: CrudRuntime = {}): SvcService<T> {
+  createCrud<T = Record<string, unknown>>(
+    target: Function,
+    config: EntityConfig = {},
+    runtime: CrudRuntime = {},
+  ): SvcService<T> {
     const adapter = runtime.adapter ?? this.options.infrastructure?.createAdapter(target);
     if (!adapter) {
       throw new ConfigurationException({
         entity: target.name,
-        message: 'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
+        message:
+          'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
       });
     }
     const { infrastructure: _i, policy, ...global } = this.options;
@@ -42,19 +57,28 @@ export class SvcInstance {
 
 /** The global scope: validates the options once and hands out entity services. */
 export function createSvc(options: SvcOptions = {}): SvcInstance {
-  if (!isPlainObject(options)) throw new ConfigurationException({ message: 'createSvc options must be a plain object.' });
+  if (!isPlainObject(options))
+    throw new ConfigurationException({ message: 'createSvc options must be a plain object.' });
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) throw new ConfigurationException({ path: key, message: `is not a known option.${suggestion(key, OPTION_KEYS)}` });
+    if (!OPTION_KEYS.includes(key))
+      throw new ConfigurationException({ path: key, message: `is not a known option.${suggestion(key, OPTION_KEYS)}` });
   }
   validateSettings(options as Record<string, unknown>, { scope: 'global' });
   validateGlobalOperationsMap(options.operations, { scope: 'global' });
   if (options.policy !== undefined && typeof options.policy !== 'function') {
-    throw new ConfigurationException({ path: 'policy', message: 'must be a function (args) => boolean | Promise<boolean>.' });
+    throw new ConfigurationException({
+      path: 'policy',
+      message: 'must be a function (args) => boolean | Promise<boolean>.',
+    });
   }
   return new SvcInstance(Object.freeze({ ...options }));
 }
 
 /** One entity under an implicit root with the built-in defaults. */
-export function createCrud<T = Record<string, unknown>>(target: Function, config: EntityConfig = {}, runtime: CrudRuntime = {}): SvcService<T> {
+export function createCrud<T = Record<string, unknown>>(
+  target: Function,
+  config: EntityConfig = {},
+  runtime: CrudRuntime = {},
+): SvcService<T> {
   return createSvc().createCrud<T>(target, config, runtime);
 }

@@ -23,7 +23,11 @@ export class SvcEngine {
     if (operation.state === 'disabled') throw new OperationDisabledException(request.operation, this.entity.name);
     let settings = operation.settings;
     if (request.settings) {
-      validateSettings(request.settings as Record<string, unknown>, { scope: 'call', entity: this.entity.name, operation: operation.id });
+      validateSettings(request.settings as Record<string, unknown>, {
+        scope: 'call',
+        entity: this.entity.name,
+        operation: operation.id,
+      });
       settings = mergeSettings(settings, request.settings);
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };

@@ -14,7 +14,13 @@ export function readLookupKey(call: OperationCall): EntityKey {
   }
   const parts = fields.length === 1 ? [raw] : String(raw).split(',');
   if (parts.length !== fields.length) {
-    throw new QueryInvalidException([{ param, code: 'invalid_value', detail: `${param} must give ${fields.length} comma-separated key values (${fields.join(', ')}).` }]);
+    throw new QueryInvalidException([
+      {
+        param,
+        code: 'invalid_value',
+        detail: `${param} must give ${fields.length} comma-separated key values (${fields.join(', ')}).`,
+      },
+    ]);
   }
   const key: Record<string, unknown> = {};
   fields.forEach((field, index) => {
@@ -22,7 +28,13 @@ export function readLookupKey(call: OperationCall): EntityKey {
     const coerced = coerceFilterValue(column, parts[index]);
     if (!coerced.ok) {
       if (column.kind === 'uuid' || column.kind === 'enum') throw new NotFoundException(entity.name, raw);
-      throw new QueryInvalidException([{ param, code: 'invalid_value', detail: `${param} ${coerced.reason}; got '${String(parts[index]).slice(0, 40)}'.` }]);
+      throw new QueryInvalidException([
+        {
+          param,
+          code: 'invalid_value',
+          detail: `${param} ${coerced.reason}; got '${String(parts[index]).slice(0, 40)}'.`,
+        },
+      ]);
     }
     key[field] = coerced.value;
   });

@@ -5,7 +5,11 @@ import { projectRow } from '../../schema/output-projection';
 import { etagsOn, type ExecuteResponse, type OperationCall } from '../operation-call';
 import { ifNoneMatchHits } from './precondition-stage';
 
-export function itemResponse(call: OperationCall, row: Row, options: { status?: number; conditional?: boolean } = {}): ExecuteResponse {
+export function itemResponse(
+  call: OperationCall,
+  row: Row,
+  options: { status?: number; conditional?: boolean } = {},
+): ExecuteResponse {
   const body = projectRow(row, call.entity.output);
   if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
   const etag = computeEtag(body);

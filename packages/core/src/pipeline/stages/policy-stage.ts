@@ -2,7 +2,10 @@
 import { ForbiddenException } from '../../errors/svc-exception';
 import type { OperationCall } from '../operation-call';
 
-export async function checkPolicy(call: OperationCall, args: { entity?: Record<string, unknown>; body?: unknown }): Promise<void> {
+export async function checkPolicy(
+  call: OperationCall,
+  args: { entity?: Record<string, unknown>; body?: unknown },
+): Promise<void> {
   const policy = call.operation.policy;
   if (!policy) return;
   const allowed = await policy({

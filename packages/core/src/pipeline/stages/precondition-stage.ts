@@ -12,7 +12,8 @@ export function needsIfMatch(call: OperationCall): boolean {
 export function checkIfMatch(call: OperationCall, representation: Record<string, unknown>): void {
   const header = call.request.headers?.ifMatch;
   if (!etagsOn(call) || header === undefined) return;
-  if (!etagMatchesStrong(header, computeEtag(representation))) throw new PreconditionFailedException(call.entity.name, call.request.id);
+  if (!etagMatchesStrong(header, computeEtag(representation)))
+    throw new PreconditionFailedException(call.entity.name, call.request.id);
 }
 
 /** If-Match on an operation that cannot honour it is 412 SVC_PRECONDITION_UNSUPPORTED. */
