@@ -36,7 +36,12 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     providers: options.providers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return {
     app,
     server: app.getHttpServer(),

@@ -1,0 +1,98 @@
+/** SvcModule.forRoot / forRootAsync, typeorm() with and without an explicit DataSource, @InjectSvc, createSvc without Nest. */
+import { Controller, Injectable, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConfigurationException, createSvc, type SvcService } from '@svc/core';
+import { InjectSvc, Svc, SvcModule } from '@svc/nestjs';
+import { typeorm } from '@svc/typeorm';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
+import { openTestDataSource, testDataSourceOptions, TEST_DATABASES } from '../support/test-databases';
+
+@Svc(Book, { pagination: { defaultLimit: 5 } })
+@Controller('books')
+class BooksController {}
+
+@Injectable()
+class Shelf {
+  constructor(@InjectSvc(Book) readonly books: SvcService<Book>) {}
+}
+
+@Module({ providers: [{ provide: 'LIMITS', useValue: { maxLimit: 3 } }], exports: ['LIMITS'] })
+class LimitsModule {}
+
+describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
+  describe('SvcModule.forRootAsync', () => {
+    it('takes its options from a factory with injected providers', async () => {
+      const options = await testDataSourceOptions(db, 'e2e_binding', BOOKSTORE_ENTITIES);
+      const moduleRef = await Test.createTestingModule({
+        imports: [
+          TypeOrmModule.forRoot(options),
+          SvcModule.forRootAsync({
+            imports: [LimitsModule],
+            inject: ['LIMITS'],
+            useFactory: (limits: { maxLimit: number }) => ({ infrastructure: typeorm(), pagination: limits }),
+          }),
+        ],
+        controllers: [BooksController],
+        providers: [Shelf],
+      }).compile();
+      const app = await moduleRef.createNestApplication({ logger: false }).init();
+      try {
+        const shelf = app.get(Shelf);
+        for (const title of ['a', 'b', 'c', 'd']) await shelf.books.createOne({ title });
+        const response = await request(app.getHttpServer()).get('/books?limit=50');
+        expect(response.status).toBe(200);
+        expect(response.body.limit).toBe(3);
+        expect(response.body.items).toHaveLength(3);
+        expect(response.body.total).toBe(4);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('@InjectSvc', () => {
+    it('injects the entity service whose named methods return unwrapped results', async () => {
+      const options = await testDataSourceOptions(db, 'e2e_binding', BOOKSTORE_ENTITIES);
+      const moduleRef = await Test.createTestingModule({
+        imports: [TypeOrmModule.forRoot(options), SvcModule.forRoot({ infrastructure: typeorm() })],
+        controllers: [BooksController],
+        providers: [Shelf],
+      }).compile();
+      const app = await moduleRef.createNestApplication({ logger: false }).init();
+      try {
+        const { books } = app.get(Shelf);
+        const created = await books.createOne({ title: 'Injected', pages: 12 });
+        expect(created).toMatchObject({ title: 'Injected', pages: 12 });
+        expect(await books.findOne(created.id)).toMatchObject({ id: created.id });
+        const list = await books.findMany({ filter: { pages: { gte: 10 } }, sort: ['-pages'] });
+        expect(list).toMatchObject({ limit: 5, offset: 0, total: 1 });
+        expect(await books.patchOne(created.id, { pages: 13 })).toMatchObject({ pages: 13 });
+        await books.deleteOne(created.id);
+        await expect(books.findOne(created.id)).rejects.toMatchObject({ code: 'SVC_NOT_FOUND', status: 404 });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('createSvc without Nest', () => {
+    let dataSource: DataSource;
+    beforeAll(async () => {
+      dataSource = await openTestDataSource(db, 'e2e_binding_plain', BOOKSTORE_ENTITIES);
+    });
+    afterAll(() => dataSource.destroy());
+
+    it('serves an entity through typeorm({ dataSource })', async () => {
+      const books = createSvc({ infrastructure: typeorm({ dataSource }) }).createCrud<Book>(Book);
+      const created = await books.createOne({ title: 'Plain' });
+      expect(await books.findMany()).toMatchObject({ total: 1, items: [{ id: created.id }] });
+    });
+
+    it('refuses an entity with no adapter at all', () => {
+      expect(() => createSvc().createCrud(Book)).toThrow(ConfigurationException);
+    });
+  });
+});
