@@ -69,6 +69,8 @@ describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
         expect(await books.findOne(created.id)).toMatchObject({ id: created.id });
         const list = await books.findMany({ filter: { pages: { gte: 10 } }, sort: ['-pages'] });
         expect(list).toMatchObject({ limit: 5, offset: 0, total: 1 });
+        const perCall = await books.findMany({}, { settings: { pagination: { defaultLimit: 2, count: false } } });
+        expect(perCall).toMatchObject({ limit: 2, total: null });
         expect(await books.patchOne(created.id, { pages: 13 })).toMatchObject({ pages: 13 });
         await books.deleteOne(created.id);
         await expect(books.findOne(created.id)).rejects.toMatchObject({ code: 'SVC_NOT_FOUND', status: 404 });
