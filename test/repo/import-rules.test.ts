@@ -1,0 +1,190 @@
+/**
+ * Import rules between the packages (CONTRACT.md §1), checked on the real sources rather than left to convention.
+ * Each failure message cites the decision behind the rule: docs/adr/0001-pnpm-workspace-and-package-boundaries.md.
+ */
+import { dirname, join, resolve, sep } from 'node:path';
+import * as ts from 'typescript';
+import { exists, filesUnder, fromRoot, readText, REPO_ROOT } from './repo-files';
+
+const ADR = 'docs/adr/0001-pnpm-workspace-and-package-boundaries.md';
+
+/** One module specifier a file refers to, and whether only types are taken from it (erased at compile time). */
+export interface ImportRef {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+/** Every module a TypeScript source refers to: imports, re-exports, `require()`, `import()` and `import x = require()`. */
+export function collectImports(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const refs: ImportRef[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly: importIsTypeOnly(node.importClause) });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      const allTypes = named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly || allTypes });
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const expression = node.moduleReference.expression;
+      if (ts.isStringLiteral(expression)) refs.push({ specifier: expression.text, typeOnly: node.isTypeOnly });
+    } else if (ts.isImportTypeNode(node)) {
+      const argument = node.argument;
+      if (ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal)) {
+        refs.push({ specifier: argument.literal.text, typeOnly: true });
+      }
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0) {
+      const [first] = node.arguments;
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
+      const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      if ((isRequire || isDynamicImport) && first && ts.isStringLiteralLike(first)) {
+        refs.push({ specifier: first.text, typeOnly: false });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return refs;
+}
+
+function importIsTypeOnly(clause: ts.ImportClause | undefined): boolean {
+  if (!clause) return false; // `import 'x'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0
+    ? bindings.elements.every((element) => element.isTypeOnly)
+    : false;
+}
+
+function isRelative(specifier: string): boolean {
+  return specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
+}
+
+/** True when `specifier` is the package `name` itself or one of its subpaths (`typeorm/metadata/...`). */
+function isPackage(specifier: string, name: string): boolean {
+  return specifier === name || specifier.startsWith(`${name}/`);
+}
+
+interface PackageRule {
+  readonly folder: string;
+  /** What the package may import besides its own files; the reason is quoted in the failure message. */
+  readonly allows: (ref: ImportRef) => boolean;
+  readonly allowed: string;
+}
+
+const RULES: readonly PackageRule[] = [
+  {
+    folder: 'core',
+    allows: () => false,
+    allowed: 'only its own files (no packages, no Node builtins: core has zero dependencies)',
+  },
+  {
+    folder: 'typeorm',
+    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm'),
+    allowed: "only its own files, '@svc/core' and 'typeorm'",
+  },
+  {
+    folder: 'nestjs',
+    allows: ({ specifier, typeOnly }) =>
+      specifier === '@svc/core' ||
+      specifier.startsWith('@nestjs/') ||
+      isPackage(specifier, 'rxjs') ||
+      specifier === 'reflect-metadata' ||
+      (specifier === 'express' && typeOnly),
+    allowed: "only its own files, '@svc/core', '@nestjs/*', 'rxjs', 'reflect-metadata' and types from 'express'",
+  },
+];
+
+/** Every rule broken by the .ts files of one package's src folder, as readable messages. */
+function violations(rule: PackageRule): string[] {
+  const src = join(REPO_ROOT, 'packages', rule.folder, 'src');
+  const out: string[] = [];
+  for (const file of filesUnder(src, '.ts')) {
+    for (const ref of collectImports(file, readText(file))) {
+      if (isRelative(ref.specifier)) {
+        const target = resolve(dirname(file), ref.specifier);
+        if (target !== src && !target.startsWith(src + sep)) {
+          out.push(`${fromRoot(file)} imports '${ref.specifier}', outside packages/${rule.folder}/src (${ADR}).`);
+        }
+      } else if (!rule.allows(ref)) {
+        const what = ref.typeOnly ? 'types from ' : '';
+        const hint = ref.specifier.startsWith('node:')
+          ? ' Use a global (for example crypto.randomUUID()) instead.'
+          : '';
+        out.push(
+          `${fromRoot(file)} imports ${what}'${ref.specifier}'; @svc/${rule.folder} may import ${rule.allowed}.${hint} (${ADR})`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+describe('collectImports', () => {
+  const refs = collectImports(
+    'sample.ts',
+    [
+      "import a from 'a';",
+      "import type { B } from 'b';",
+      "import { type C1, type C2 } from 'c';",
+      "import { type D1, D2 } from 'd';",
+      "import 'e';",
+      "export { F } from 'f';",
+      "export type { G } from 'g';",
+      "export * from 'h';",
+      "const i = require('i');",
+      "const j = import('j');",
+      "import k = require('k');",
+      "let l: import('l').L;",
+    ].join('\n'),
+  );
+
+  it('finds every kind of module reference', () => {
+    expect(refs.map((ref) => ref.specifier).sort()).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+      'h',
+      'i',
+      'j',
+      'k',
+      'l',
+    ]);
+  });
+
+  it('tells type-only references from ones that load the module at run time', () => {
+    const typeOnly = refs.filter((ref) => ref.typeOnly).map((ref) => ref.specifier);
+    expect(typeOnly.sort()).toEqual(['b', 'c', 'g', 'l']);
+  });
+});
+
+describe('import rules (docs/adr/0001)', () => {
+  it('finds the sources of @svc/core', () => {
+    expect(filesUnder(join(REPO_ROOT, 'packages', 'core', 'src'), '.ts').length).toBeGreaterThan(0);
+  });
+
+  for (const rule of RULES) {
+    describe(`@svc/${rule.folder}`, () => {
+      it(`imports ${rule.allowed}`, () => {
+        expect(violations(rule)).toEqual([]);
+      });
+    });
+  }
+
+  describe('@svc/core package.json', () => {
+    it('declares no dependencies of any kind', () => {
+      const manifestPath = join(REPO_ROOT, 'packages', 'core', 'package.json');
+      expect(exists(manifestPath)).toBe(true);
+      const manifest = JSON.parse(readText(manifestPath)) as Record<string, unknown>;
+      const declared = ['dependencies', 'peerDependencies', 'optionalDependencies']
+        .filter((key) => manifest[key] !== undefined && Object.keys(manifest[key] as object).length > 0)
+        .map((key) => `packages/core/package.json declares ${key}; core has zero runtime dependencies (${ADR}).`);
+      expect(declared).toEqual([]);
+    });
+  });
+});
