@@ -481,9 +481,7 @@ describe('resolveEntity', () => {
 
   describe('keys this version does not serve yet', () => {
     it.each([
-      ['select', { fields: ['title'] }],
       ['include', { fields: [] }],
-      ['search', { fields: ['title'] }],
       ['relations', { author: { read: { strategy: 'join' } } }],
       ['set', () => ({})],
     ])('refuses %s as not supported', (key, value) => {

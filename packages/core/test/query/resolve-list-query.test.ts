@@ -60,7 +60,9 @@ const cond = (field: string, operator: string, value: unknown): FilterNode => ({
 describe('resolveWireListQuery', () => {
   describe('when the query is empty', () => {
     it('reads the first page of live rows in primary-key order with the default limit', async () => {
-      expect(await wire('')).toEqual({ where: undefined, sort: [{ field: 'id', direction: 'asc' }], limit: 20, offset: 0, count: true, view: 'live' });
+      const plan = await wire('');
+      expect(plan.where).toBeUndefined();
+      expect(plan).toMatchObject({ sort: [{ field: 'id', direction: 'asc' }], limit: 20, offset: 0, count: true, view: 'live' });
     });
   });
 
@@ -409,7 +411,7 @@ describe('resolveWireListQuery', () => {
       expect(error.errors!.map((item) => item.param)).toEqual(['limt', 'pge']);
     });
 
-    it.each(['select=title', 'include=author', 'search[query]=x', 'page[number]=2', 'cursor=abc', 'since=x'])(
+    it.each(['select[author]=name', 'include=author', 'search[query]=x', 'search[mode]=words', 'page[number]=2', 'cursor=abc', 'since=x'])(
       'reject %s, which this resource does not take',
       async (query) => {
         const error = await failure(wire(query));
@@ -622,7 +624,7 @@ describe('resolveProgrammaticListQuery', () => {
   describe('when the query is well-formed', () => {
     it('resolves filter, sort (array or string), limit and offset under the same rules', async () => {
       const plan = await programmatic({ filter: { pages: { gte: 100 } }, sort: ['-pages'], limit: 10, offset: 5 });
-      expect(plan).toEqual({
+      expect(plan).toMatchObject({
         where: cond('pages', 'gte', 100),
         sort: [
           { field: 'pages', direction: 'desc' },
