@@ -2,6 +2,8 @@
 import type { FilterNode, SortKey } from '../query/query-ast';
 import type { OperationSettingsById, StandardOperationId, SvcSettings } from './svc-settings';
 import type { SvcContext } from '../service/svc-context';
+import type { SelectConfigInput } from '../query/select-config';
+import type { SearchConfigInput } from '../query/search-config';
 
 /** A field list that allows everything but some names. */
 export interface ExcludeList {
@@ -24,7 +26,7 @@ export interface FilterConfig {
   /** Applies when the request sends no `filter`; a client filter wins outright. */
   readonly default?: FilterExpression;
   /** ANDed into every read and into the id lookup of every single-row write. */
-  readonly apply?: (args: ApplyArgs) => FilterExpression | undefined;
+  readonly apply?: (args: ApplyArgs) => FilterExpression | undefined | Promise<FilterExpression | undefined>;
   readonly limits?: {
     /** @default 3 */
     readonly maxDepth?: number;
@@ -100,6 +102,10 @@ export interface EntityStructure {
   readonly policy?: PolicyFunction;
   readonly filter?: FilterConfig;
   readonly sort?: SortConfig;
+  /** Readable fields: they close every response body; `select=` narrows within them. */
+  readonly select?: SelectConfigInput;
+  /** `search[query]`; false (the default) refuses the parameter. */
+  readonly search?: SearchConfigInput | false;
   /** Whitelist of operations: absent means defaults; present means only those named. */
   readonly operations?: EntityOperationsMap;
 }
@@ -115,6 +121,8 @@ export interface FindManyQuery {
   readonly offset?: number;
   readonly withDeleted?: boolean;
   readonly onlyDeleted?: boolean;
+  readonly select?: readonly string[] | string;
+  readonly search?: string;
 }
 
 /** A resolved sort key list as the adapter receives it. */

@@ -12,6 +12,8 @@ import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
 import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
+import { buildSelectConfig } from '../query/select-config';
+import { buildSearchConfig } from '../query/search-config';
 import { BUILT_IN_SETTINGS } from './built-in-settings';
 
 export interface ResolveEntityArgs {
@@ -30,6 +32,14 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
   const soft = resolveSoftDelete(name, entitySettings, metadata);
   const { states } = resolveOperations({ entity: name, map: config.operations, globalMap: global.operations, soft });
+  const select = buildSelectConfig(name, metadata, config.select);
+  const limits = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
+  const search = buildSearchConfig({
+    entity: name,
+    metadata,
+    input: config.search,
+    maxLength: limits.limits.maxLikePatternLength,
+  });
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) {
     const opConfig = config.operations?.[id];
@@ -57,6 +67,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
                 sort: config.sort,
                 settings,
                 softDelete,
+                select,
+                search,
               })
             : undefined,
       }),
@@ -71,7 +83,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     lookup: resolveLookup(name, entitySettings, metadata),
     operations,
     filterApply: config.filter?.apply,
-    serverFilter: buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } }),
+    serverFilter: limits,
     input: {
       create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: config.schema?.input?.create }),
       update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: config.schema?.input?.update }),
@@ -82,7 +94,9 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
         list: config.schema?.input?.patch ?? config.schema?.input?.update,
       }),
     },
-    output: { fields: metadata.columns.map((column) => column.property) },
+    output: { fields: select.fields },
+    select,
+    search,
   });
 }
 

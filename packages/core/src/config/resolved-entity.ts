@@ -5,6 +5,8 @@ import type { FilterAllowlist } from '../query/filter-allowlist';
 import type { ListQueryConfig } from '../query/list-query-config';
 import type { OutputProjection } from '../schema/output-projection';
 import type { WriteSchema } from '../schema/write-schema';
+import type { SearchConfig } from '../query/search-config';
+import type { SelectConfig } from '../query/select-config';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -35,5 +37,8 @@ export interface ResolvedEntity {
   readonly filterApply?: FilterConfig['apply'];
   readonly serverFilter: FilterAllowlist;
   readonly input: { readonly create: WriteSchema; readonly update: WriteSchema; readonly patch: WriteSchema };
+  /** Item responses: the selectable fields (select.fields closes every body). */
   readonly output: OutputProjection;
+  readonly select: SelectConfig;
+  readonly search?: SearchConfig;
 }

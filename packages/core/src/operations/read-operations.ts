@@ -36,6 +36,7 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
       total: (result.total as number) ?? null,
       limit: plan.limit,
       offset: plan.offset,
+      select: plan.select,
       meta: result.meta,
     });
   }
@@ -47,7 +48,13 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
     count: plan.count,
     view: plan.view,
   });
-  return listResponse(call, { rows: result.rows, total: result.total, limit: plan.limit, offset: plan.offset });
+  return listResponse(call, {
+    rows: result.rows,
+    total: result.total,
+    limit: plan.limit,
+    offset: plan.offset,
+    select: plan.select,
+  });
 }
 
 export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
@@ -70,6 +77,8 @@ function listConfig(call: OperationCall) {
     filter: entity.config.filter,
     sort: entity.config.sort,
     settings: call.settings,
+    select: entity.select,
+    search: entity.search,
     softDelete:
       entity.metadata.deleteMarker !== undefined && call.operation.softDelete && call.settings.delete !== false,
   });

@@ -12,6 +12,8 @@ import { QueryErrors } from './query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { parseSortKeys, type SortAllowlist } from './resolve-sort';
 import { QueryInvalidException } from '../errors/svc-exception';
+import type { SearchConfig } from './search-config';
+import { buildSelectConfig, type SelectConfig } from './select-config';
 
 const DEFAULT_LIMITS: FilterLimits = { maxDepth: 3, maxInValues: 100, maxLikePatternLength: 200 };
 
@@ -151,7 +153,7 @@ export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortA
 
 /** The whole list-read config of one operation. */
 export function buildListQueryConfig(
-  args: BuildArgs & { settings: ResolvedSettings; softDelete: boolean },
+  args: BuildArgs & { settings: ResolvedSettings; softDelete: boolean; select?: SelectConfig; search?: SearchConfig },
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
   const sort = buildSortAllowlist(args);
@@ -169,6 +171,8 @@ export function buildListQueryConfig(
     sort,
     sortDefault: args.sort?.default === undefined ? [] : bootstrapSort(args.entity, args.sort.default, sort),
     sortApply: checkFunction(args.entity, 'sort.apply', args.sort?.apply),
+    select: args.select ?? buildSelectConfig(args.entity, args.metadata, undefined),
+    search: args.search,
     softDelete: args.softDelete,
     pagination: {
       defaultLimit: args.settings.pagination.defaultLimit,

@@ -3,6 +3,8 @@ import type { FilterExpression, SortConfig, FilterConfig } from '../config/entit
 import type { FilterAllowlist } from './filter-allowlist';
 import type { FilterNode, SortKey } from './query-ast';
 import type { SortAllowlist } from './resolve-sort';
+import type { SearchConfig } from './search-config';
+import type { SelectConfig } from './select-config';
 
 export interface ListQueryConfig {
   readonly entity: string;
@@ -14,6 +16,9 @@ export interface ListQueryConfig {
   readonly sort: SortAllowlist;
   readonly sortDefault: readonly SortKey[];
   readonly sortApply?: SortConfig['apply'];
+  readonly select: SelectConfig;
+  /** Undefined: search is off and `search[query]` is refused. */
+  readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */
   readonly softDelete: boolean;
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number; readonly count: boolean };

@@ -13,15 +13,26 @@ export interface WireListQuery {
   offset?: string;
   withDeleted?: string;
   onlyDeleted?: string;
+  select?: string;
+  /** `search[query]`. */
+  search?: string;
 }
 
-const SCALAR_PARAMS = new Set(['sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted']);
+const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
+  ['sort', 'sort'],
+  ['limit', 'limit'],
+  ['offset', 'offset'],
+  ['withDeleted', 'withDeleted'],
+  ['onlyDeleted', 'onlyDeleted'],
+  ['select', 'select'],
+  ['search[query]', 'search'],
+]);
 
 /** Parameters of the grammar that this version of the resource does not take (select, include, search, ...). */
 const NOT_TAKEN = new Map<string, string>([
-  ['select', 'select is not supported by this resource yet. Remove it; every readable field is served.'],
+  ['select', 'select[<relation>] projects an included relation, and this resource includes none. Remove it.'],
   ['include', 'include is not supported by this resource. Remove it.'],
-  ['search', 'search is disabled on this resource. Remove search[query], or use filter.'],
+  ['search', 'search takes only search[query]. Remove the other search parameters.'],
   ['page', 'page[...] is not taken under the offset strategy. Use limit and offset.'],
   ['cursor', 'cursor is not taken under the offset strategy. Use limit and offset.'],
   ['since', 'since is not taken under the offset strategy. Use limit and offset.'],
@@ -31,13 +42,14 @@ export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireList
   const query: WireListQuery = {};
   const seen = new Set<string>();
   for (const [key, value] of pairs) {
-    if (SCALAR_PARAMS.has(key)) {
+    const scalar = SCALAR_PARAMS.get(key);
+    if (scalar) {
       if (seen.has(key)) {
         errors.add(key, 'repeated', `${key} is given more than once. Send it once.`);
         continue;
       }
       seen.add(key);
-      query[key as 'sort'] = value;
+      query[scalar as 'sort'] = value;
       continue;
     }
     if (key === 'filter') {

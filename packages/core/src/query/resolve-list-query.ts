@@ -8,6 +8,8 @@ import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { resolveApplyFilter } from './resolve-apply-filter';
+import { resolveSearch } from './search-config';
+import { resolveSelect } from './select-config';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
 export interface ListReadPlan {
@@ -17,6 +19,8 @@ export interface ListReadPlan {
   readonly offset: number;
   readonly count: boolean;
   readonly view: RowView;
+  /** The fields each item serves. */
+  readonly select: readonly string[];
 }
 
 const MAX_OFFSET = 2147483647;
@@ -41,7 +45,7 @@ export function resolveProgrammaticListQuery(
   context: SvcContext,
 ): Promise<ListReadPlan> {
   const errors = new QueryErrors();
-  const known = new Set(['filter', 'sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted']);
+  const known = new Set(['filter', 'sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted', 'select', 'search']);
   for (const key of Object.keys(query))
     if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
   const wire: WireListQuery = {
@@ -51,6 +55,8 @@ export function resolveProgrammaticListQuery(
     offset: query.offset === undefined ? undefined : String(query.offset),
     withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
     onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
+    select: Array.isArray(query.select) ? query.select.join(',') : (query.select as string | undefined),
+    search: query.search,
   };
   return resolveQuery(wire, config, errors, { operation, context });
 }
@@ -73,19 +79,35 @@ async function resolveQuery(
   const limit = readInteger(wire.limit, 'limit', errors) ?? config.pagination.defaultLimit;
   const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
   const view = readView(wire, config, errors);
+  const search = readSearch(wire, config, errors);
+  const select = await resolveSelect(config.select, wire.select, errors, { ...args, entity: config.entity });
   errors.throwIfAny();
   const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {
     ...args,
     entity: config.entity,
   });
   return {
-    where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault),
+    where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search),
     sort: finishSort(forced, requested, config.sort.primaryKeys),
     limit: Math.min(limit, config.pagination.maxLimit),
     offset,
     count: config.pagination.count,
     view,
+    select,
   };
+}
+
+function readSearch(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): FilterNode | undefined {
+  if (!config.search) {
+    if (wire.search !== undefined) {
+      errors.unsupportedParam(
+        'search[query]',
+        'search is disabled on this resource. Remove search[query], or use filter.',
+      );
+    }
+    return undefined;
+  }
+  return resolveSearch(config.search, wire.search, errors);
 }
 
 function readInteger(value: string | undefined, param: string, errors: QueryErrors): number | undefined {

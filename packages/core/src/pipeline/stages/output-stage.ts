@@ -19,9 +19,17 @@ export function itemResponse(
 
 export function listResponse(
   call: OperationCall,
-  result: { rows: Row[]; total: number | null; limit: number; offset: number; meta?: Record<string, unknown> },
+  result: {
+    rows: Row[];
+    total: number | null;
+    limit: number;
+    offset: number;
+    select: readonly string[];
+    meta?: Record<string, unknown>;
+  },
 ): ExecuteResponse {
-  const items = result.rows.map((row) => projectRow(row, call.entity.output));
+  const projection = { fields: result.select };
+  const items = result.rows.map((row) => projectRow(row, projection));
   const body: Record<string, unknown> = { items, limit: result.limit, offset: result.offset, total: result.total };
   if (result.meta && Object.keys(result.meta).length > 0) body.meta = result.meta;
   return { status: 200, body, headers: {} };

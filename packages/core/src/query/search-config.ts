@@ -1,0 +1,114 @@
+/** `search`: a term matched across string fields, as `contains` conditions (the term's `%` and `_` are literal). */
+import type { FieldList } from '../config/entity-config';
+import { resolveFieldList } from '../config/resolve-field-list';
+import { ConfigurationException } from '../errors/configuration-exception';
+import { isPlainObject } from '../config/validate-settings';
+import { suggestion } from '../config/did-you-mean';
+import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { FilterNode } from './query-ast';
+import type { QueryErrors } from './query-errors';
+
+export interface SearchConfigInput {
+  /** @default every own string column */
+  readonly fields?: FieldList;
+  /** The term used when a request sends no `search[query]`. */
+  readonly default?: string;
+  /** `substring`: the whole term; `words`: every word must match some field. @default 'substring' */
+  readonly mode?: 'substring' | 'words';
+  /** @default 'orm' */
+  readonly driver?: 'orm';
+}
+
+export interface SearchConfig {
+  readonly fields: readonly string[];
+  readonly default?: string;
+  readonly mode: 'substring' | 'words';
+  readonly maxLength: number;
+}
+
+const KEYS = ['fields', 'default', 'mode', 'driver'];
+
+export function buildSearchConfig(args: {
+  entity: string;
+  metadata: EntityMetadata;
+  input: SearchConfigInput | false | undefined;
+  maxLength: number;
+}): SearchConfig | undefined {
+  const { entity, metadata, input } = args;
+  if (input === undefined || input === false) return undefined;
+  if (!isPlainObject(input))
+    throw new ConfigurationException({
+      entity,
+      path: 'search',
+      message: 'must be an object { fields?, default?, mode?, driver? } or false.',
+    });
+  for (const key of Object.keys(input)) {
+    if (!KEYS.includes(key))
+      throw new ConfigurationException({
+        entity,
+        path: `search.${key}`,
+        message: `is not a known key.${suggestion(key, KEYS)}`,
+      });
+  }
+  const strings = metadata.columns.filter((column) => column.kind === 'string').map((column) => column.property);
+  const all = metadata.columns.map((column) => column.property);
+  const fields = resolveFieldList({
+    entity,
+    path: 'search.fields',
+    list: input.fields as FieldList | undefined,
+    universe: all,
+    unset: strings,
+  });
+  for (const field of fields) {
+    if (!strings.includes(field))
+      throw new ConfigurationException({
+        entity,
+        path: 'search.fields',
+        message: `'${field}' is not a string column; search matches text only.`,
+      });
+  }
+  if (fields.length === 0)
+    throw new ConfigurationException({
+      entity,
+      path: 'search.fields',
+      message: 'names no field; search would match nothing. Set search: false instead.',
+    });
+  if (input.mode !== undefined && input.mode !== 'substring' && input.mode !== 'words') {
+    throw new ConfigurationException({ entity, path: 'search.mode', message: "must be 'substring' or 'words'." });
+  }
+  if (input.driver !== undefined && input.driver !== 'orm')
+    throw new ConfigurationException({ entity, path: 'search.driver', message: "must be 'orm'." });
+  if (input.default !== undefined && typeof input.default !== 'string')
+    throw new ConfigurationException({ entity, path: 'search.default', message: 'must be a string.' });
+  return { fields, default: input.default, mode: input.mode ?? 'substring', maxLength: args.maxLength };
+}
+
+/** The search condition for a term, or undefined for an empty term. */
+export function resolveSearch(
+  config: SearchConfig,
+  term: string | undefined,
+  errors: QueryErrors,
+): FilterNode | undefined {
+  const text = (term ?? config.default ?? '').trim();
+  if (text.length === 0) return undefined;
+  if (text.length > config.maxLength) {
+    errors.add(
+      'search[query]',
+      'too_long',
+      `search[query] is ${text.length} characters; the limit is ${config.maxLength}.`,
+    );
+    return undefined;
+  }
+  if (text.includes('\u0000')) {
+    errors.add('search[query]', 'invalid_value', 'search[query] must not contain a NUL character.');
+    return undefined;
+  }
+  const words = config.mode === 'words' ? text.split(/\s+/) : [text];
+  const perWord = words.map((word): FilterNode => anyField(config.fields, word));
+  return perWord.length === 1 ? perWord[0] : { kind: 'and', children: perWord };
+}
+
+function anyField(fields: readonly string[], value: string): FilterNode {
+  const children = fields.map((field): FilterNode => ({ kind: 'condition', field, operator: 'contains', value }));
+  return children.length === 1 ? children[0]! : { kind: 'or', children };
+}
