@@ -39,7 +39,13 @@ describe('mergeSettingsChain', () => {
 
     it('lets the per-call scope override a field and keep every earlier one', () => {
       const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, entity, operation, call]);
-      expect(settings.pagination).toEqual({ defaultLimit: 10, maxLimit: 50, count: false, strategy: 'page', since: { field: 'updatedAt' } });
+      expect(settings.pagination).toEqual({
+        defaultLimit: 10,
+        maxLimit: 50,
+        count: false,
+        strategy: 'page',
+        since: { field: 'updatedAt' },
+      });
     });
   });
 
@@ -54,12 +60,18 @@ describe('mergeSettingsChain', () => {
     });
 
     it('treats an explicit undefined as not set', () => {
-      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [{ pagination: { defaultLimit: 10 } }, { pagination: { defaultLimit: undefined } }]);
+      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [
+        { pagination: { defaultLimit: 10 } },
+        { pagination: { defaultLimit: undefined } },
+      ]);
       expect(settings.pagination.defaultLimit).toBe(10);
     });
 
     it('merges pagination.since field by field', () => {
-      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [{ pagination: { since: { field: 'editedAt' } } }, { pagination: { count: false } }]);
+      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [
+        { pagination: { since: { field: 'editedAt' } } },
+        { pagination: { count: false } },
+      ]);
       expect(settings.pagination.since).toEqual({ field: 'editedAt' });
     });
   });
@@ -78,7 +90,10 @@ describe('mergeSettingsChain', () => {
 
   describe('when cache.ttl is false at a scope', () => {
     it('turns an inherited ttl off but keeps the inherited etag', () => {
-      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [{ cache: { ttl: 60, etag: false } }, { cache: { ttl: false } }]);
+      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [
+        { cache: { ttl: 60, etag: false } },
+        { cache: { ttl: false } },
+      ]);
       expect(settings.cache).toEqual({ ttl: false, etag: false });
     });
 
@@ -102,7 +117,10 @@ describe('mergeSettingsChain', () => {
 
   describe('when realtime is false at a scope', () => {
     it('turns the subtree off at that scope', () => {
-      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [{ realtime: { events: { created: false } } }, { realtime: false }]);
+      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [
+        { realtime: { events: { created: false } } },
+        { realtime: false },
+      ]);
       expect(settings.realtime).toBe(false);
     });
 
@@ -122,7 +140,10 @@ describe('mergeSettingsChain', () => {
 
   describe('when identifier is set', () => {
     it('carries the identifier through later scopes that do not set it', () => {
-      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [{ identifier: { field: 'slug' } }, { pagination: { defaultLimit: 5 } }]);
+      const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [
+        { identifier: { field: 'slug' } },
+        { pagination: { defaultLimit: 5 } },
+      ]);
       expect(settings.identifier).toEqual({ field: 'slug' });
     });
   });
@@ -131,7 +152,11 @@ describe('mergeSettingsChain', () => {
 describe('mergeSettings', () => {
   describe('when it merges a scope', () => {
     it('returns a deeply frozen value', () => {
-      const settings = mergeSettings(BUILT_IN_SETTINGS, { pagination: { defaultLimit: 5 }, cache: { ttl: 10 }, realtime: { events: { created: true } } });
+      const settings = mergeSettings(BUILT_IN_SETTINGS, {
+        pagination: { defaultLimit: 5 },
+        cache: { ttl: 10 },
+        realtime: { events: { created: true } },
+      });
       expect(Object.isFrozen(settings)).toBe(true);
       expect(Object.isFrozen(settings.pagination)).toBe(true);
       expect(Object.isFrozen(settings.pagination.since)).toBe(true);
@@ -156,11 +181,18 @@ describe('createSvc().createCrud', () => {
     it('resolves each operation with the chain built-in → global → entity → operation', () => {
       const service = createSvc({ pagination: { defaultLimit: 10 }, cache: { etag: false } }).createCrud(
         Book,
-        { pagination: { maxLimit: 50 }, operations: { findMany: { pagination: { count: false } }, findOne: { cache: { etag: true } } } },
+        {
+          pagination: { maxLimit: 50 },
+          operations: { findMany: { pagination: { count: false } }, findOne: { cache: { etag: true } } },
+        },
         { adapter: new MemoryRepositoryAdapter(BOOK_METADATA) },
       );
       const operations = service.engine.entity.operations;
-      expect(operations.get('findMany')!.settings.pagination).toMatchObject({ defaultLimit: 10, maxLimit: 50, count: false });
+      expect(operations.get('findMany')!.settings.pagination).toMatchObject({
+        defaultLimit: 10,
+        maxLimit: 50,
+        count: false,
+      });
       expect(operations.get('findMany')!.settings.cache).toEqual({ ttl: false, etag: false });
       expect(operations.get('findOne')!.settings.cache).toEqual({ ttl: false, etag: true });
       expect(Object.isFrozen(operations.get('findMany')!.settings)).toBe(true);

@@ -58,7 +58,11 @@ describe('settings validation', () => {
 
   describe('when cache.ttl is 0', () => {
     it('is rejected with a message saying 0 is not allowed', () => {
-      expectConfigError(() => entity({ cache: { ttl: 0 } }), { entity: 'Book', path: 'cache.ttl', mentions: ['0 is not allowed'] });
+      expectConfigError(() => entity({ cache: { ttl: 0 } }), {
+        entity: 'Book',
+        path: 'cache.ttl',
+        mentions: ['0 is not allowed'],
+      });
     });
 
     it('is rejected at global scope too', () => {
@@ -75,7 +79,10 @@ describe('settings validation', () => {
 
   describe('when cache.ttl is otherwise out of range', () => {
     it.each([-5, Number.NaN, Number.POSITIVE_INFINITY, '60'])('rejects %p', (ttl) => {
-      expectConfigError(() => entity({ cache: { ttl } }), { path: 'cache.ttl', mentions: ['positive number of seconds'] });
+      expectConfigError(() => entity({ cache: { ttl } }), {
+        path: 'cache.ttl',
+        mentions: ['positive number of seconds'],
+      });
     });
 
     it.each([60, 0.5, false])('accepts %p', (ttl) => {
@@ -93,7 +100,10 @@ describe('settings validation', () => {
     });
 
     it("suggests 'pagination' for 'paginaton' at global scope", () => {
-      expectConfigError(() => global({ paginaton: {} }), { path: 'paginaton', mentions: ["Did you mean 'pagination'?"] });
+      expectConfigError(() => global({ paginaton: {} }), {
+        path: 'paginaton',
+        mentions: ["Did you mean 'pagination'?"],
+      });
     });
 
     it("suggests 'pagination' for 'paginaton' at operation scope", () => {
@@ -114,7 +124,10 @@ describe('settings validation', () => {
     });
 
     it("suggests 'etag' for 'cache.etga'", () => {
-      expectConfigError(() => entity({ cache: { etga: true } }), { path: 'cache.etga', mentions: ["Did you mean 'etag'?"] });
+      expectConfigError(() => entity({ cache: { etga: true } }), {
+        path: 'cache.etga',
+        mentions: ["Did you mean 'etag'?"],
+      });
     });
 
     it('gives no suggestion when nothing is close', () => {
@@ -161,7 +174,9 @@ describe('settings validation', () => {
     it.each(['createOne', 'findOne', 'findMany', 'updateOne', 'patchOne', 'deleteOne', 'restoreOne', 'purgeOne'])(
       'accepts cache and errors on %s',
       (operation) => {
-        expect(() => entity({ operations: { [operation]: { cache: { etag: false }, errors: { exposeInternals: true } } } })).not.toThrow();
+        expect(() =>
+          entity({ operations: { [operation]: { cache: { etag: false }, errors: { exposeInternals: true } } } }),
+        ).not.toThrow();
       },
     );
   });
@@ -199,7 +214,9 @@ describe('settings validation', () => {
     // "Book: identifier: is allowed at ..." without "findMany". SPEC.md: configuration errors name the operation.
     it.failing('names the operation the call was for', async () => {
       const service = entity({});
-      await expect(service.engine.execute({ operation: 'findMany', settings: { identifier: { field: 'title' } } })).rejects.toThrow('findMany');
+      await expect(
+        service.engine.execute({ operation: 'findMany', settings: { identifier: { field: 'title' } } }),
+      ).rejects.toThrow('findMany');
     });
   });
 
@@ -222,7 +239,10 @@ describe('settings validation', () => {
     });
 
     it('rejects a non-boolean value', () => {
-      expectConfigError(() => global({ operations: { findOne: {} } }), { path: 'operations.findOne', mentions: ['true or false'] });
+      expectConfigError(() => global({ operations: { findOne: {} } }), {
+        path: 'operations.findOne',
+        mentions: ['true or false'],
+      });
     });
   });
 
@@ -239,7 +259,11 @@ describe('settings validation', () => {
         errors: { exposeInternals: true },
         cache: { ttl: 30, etag: false },
         delete: { field: 'deletedAt', strategy: 'auto' },
-        realtime: { events: { created: true, deleted: false }, subscribableFields: { exclude: ['tenant'] }, onPublishError: () => undefined },
+        realtime: {
+          events: { created: true, deleted: false },
+          subscribableFields: { exclude: ['tenant'] },
+          onPublishError: () => undefined,
+        },
         identifier: { field: 'code' },
         operations: { purgeOne: false },
       };

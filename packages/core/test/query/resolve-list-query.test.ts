@@ -12,7 +12,11 @@ import {
 } from '@svc/core';
 import { buildListQueryConfig } from '../../src/query/build-list-query-config';
 import type { ListQueryConfig } from '../../src/query/list-query-config';
-import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../../src/query/resolve-list-query';
+import {
+  resolveProgrammaticListQuery,
+  resolveWireListQuery,
+  type ListReadPlan,
+} from '../../src/query/resolve-list-query';
 import { BOOK_METADATA } from '../support/fixtures';
 
 interface ConfigArgs {
@@ -55,14 +59,21 @@ async function failure(plan: Promise<unknown>): Promise<SvcException> {
   throw new Error('expected the query to be rejected');
 }
 
-const cond = (field: string, operator: string, value: unknown): FilterNode => ({ kind: 'condition', field, operator, value }) as FilterNode;
+const cond = (field: string, operator: string, value: unknown): FilterNode =>
+  ({ kind: 'condition', field, operator, value }) as FilterNode;
 
 describe('resolveWireListQuery', () => {
   describe('when the query is empty', () => {
     it('reads the first page of live rows in primary-key order with the default limit', async () => {
       const plan = await wire('');
       expect(plan.where).toBeUndefined();
-      expect(plan).toMatchObject({ sort: [{ field: 'id', direction: 'asc' }], limit: 20, offset: 0, count: true, view: 'live' });
+      expect(plan).toMatchObject({
+        sort: [{ field: 'id', direction: 'asc' }],
+        limit: 20,
+        offset: 0,
+        count: true,
+        view: 'live',
+      });
     });
   });
 
@@ -95,13 +106,18 @@ describe('resolveWireListQuery', () => {
 
     it('rejects isNull with a value other than a boolean', async () => {
       const error = await failure(wire('filter[rating][isNull]=maybe'));
-      expect(error.errors).toEqual([expect.objectContaining({ param: 'filter[rating][isNull]', code: 'invalid_value' })]);
+      expect(error.errors).toEqual([
+        expect.objectContaining({ param: 'filter[rating][isNull]', code: 'invalid_value' }),
+      ]);
     });
 
     it('ANDs several conditions on one field and several fields', async () => {
       expect(await whereOf('filter[pages][gte]=1&filter[pages][lte]=9&filter[title][eq]=A')).toEqual({
         kind: 'and',
-        children: [{ kind: 'and', children: [cond('pages', 'gte', 1), cond('pages', 'lte', 9)] }, cond('title', 'eq', 'A')],
+        children: [
+          { kind: 'and', children: [cond('pages', 'gte', 1), cond('pages', 'lte', 9)] },
+          cond('title', 'eq', 'A'),
+        ],
       });
     });
 
@@ -114,20 +130,28 @@ describe('resolveWireListQuery', () => {
     it('rejects an operator the filter.fields map leaves out', async () => {
       const config = listConfig({ filter: { fields: { title: ['eq'] } } });
       const error = await failure(wire('filter[title][contains]=x', config));
-      expect(error.errors![0]).toMatchObject({ code: 'operator_not_allowed', detail: expect.stringContaining('Allowed: eq') });
+      expect(error.errors![0]).toMatchObject({
+        code: 'operator_not_allowed',
+        detail: expect.stringContaining('Allowed: eq'),
+      });
     });
   });
 
   describe('value coercion', () => {
     describe('when the column is an integer', () => {
-      it.each(['2147483648', '-2147483649', '1.5', '1e3', 'ten', ''])('rejects %p naming the parameter', async (value) => {
-        const error = await failure(wire(`filter[pages][eq]=${value}`));
-        expect(error.code).toBe('SVC_QUERY_INVALID');
-        expect(error.errors![0]).toMatchObject({ param: 'filter[pages][eq]', code: 'invalid_value' });
-      });
+      it.each(['2147483648', '-2147483649', '1.5', '1e3', 'ten', ''])(
+        'rejects %p naming the parameter',
+        async (value) => {
+          const error = await failure(wire(`filter[pages][eq]=${value}`));
+          expect(error.code).toBe('SVC_QUERY_INVALID');
+          expect(error.errors![0]).toMatchObject({ param: 'filter[pages][eq]', code: 'invalid_value' });
+        },
+      );
 
       it('accepts the int32 bounds', async () => {
-        expect(await whereOf('filter[pages][between]=-2147483648,2147483647')).toEqual(cond('pages', 'between', [-2147483648, 2147483647]));
+        expect(await whereOf('filter[pages][between]=-2147483648,2147483647')).toEqual(
+          cond('pages', 'between', [-2147483648, 2147483647]),
+        );
       });
     });
 
@@ -144,10 +168,17 @@ describe('resolveWireListQuery', () => {
     });
 
     describe('when the column is a date', () => {
-      it.each(['2023-02-30', '2023-13-01', '2023-00-10', '2023-1-1', 'yesterday', '2023-02-29'])('rejects %p', async (value) => {
-        const error = await failure(wire(`filter[releasedOn][eq]=${value}`));
-        expect(error.errors![0]).toMatchObject({ param: 'filter[releasedOn][eq]', code: 'invalid_value', detail: expect.stringContaining('YYYY-MM-DD') });
-      });
+      it.each(['2023-02-30', '2023-13-01', '2023-00-10', '2023-1-1', 'yesterday', '2023-02-29'])(
+        'rejects %p',
+        async (value) => {
+          const error = await failure(wire(`filter[releasedOn][eq]=${value}`));
+          expect(error.errors![0]).toMatchObject({
+            param: 'filter[releasedOn][eq]',
+            code: 'invalid_value',
+            detail: expect.stringContaining('YYYY-MM-DD'),
+          });
+        },
+      );
 
       it('accepts a leap day', async () => {
         expect(await whereOf('filter[releasedOn][eq]=2024-02-29')).toEqual(cond('releasedOn', 'eq', '2024-02-29'));
@@ -155,14 +186,21 @@ describe('resolveWireListQuery', () => {
     });
 
     describe('when the column is a date-time', () => {
-      it.each(['2023-02-30T10:00:00Z', '2023-01-01T25:00:00Z', '2023-01-01T10:61:00Z', 'now'])('rejects %p', async (value) => {
-        const error = await failure(wire(`filter[createdAt][gte]=${encodeURIComponent(value)}`));
-        expect(error.errors![0]).toMatchObject({ param: 'filter[createdAt][gte]', code: 'invalid_value' });
-      });
+      it.each(['2023-02-30T10:00:00Z', '2023-01-01T25:00:00Z', '2023-01-01T10:61:00Z', 'now'])(
+        'rejects %p',
+        async (value) => {
+          const error = await failure(wire(`filter[createdAt][gte]=${encodeURIComponent(value)}`));
+          expect(error.errors![0]).toMatchObject({ param: 'filter[createdAt][gte]', code: 'invalid_value' });
+        },
+      );
 
       it('coerces an ISO date-time and a bare date to Date values', async () => {
-        expect(await whereOf('filter[createdAt][gte]=2024-03-01T10:00:00Z')).toEqual(cond('createdAt', 'gte', new Date('2024-03-01T10:00:00Z')));
-        expect(await whereOf('filter[createdAt][gte]=2024-03-01')).toEqual(cond('createdAt', 'gte', new Date('2024-03-01T00:00:00Z')));
+        expect(await whereOf('filter[createdAt][gte]=2024-03-01T10:00:00Z')).toEqual(
+          cond('createdAt', 'gte', new Date('2024-03-01T10:00:00Z')),
+        );
+        expect(await whereOf('filter[createdAt][gte]=2024-03-01')).toEqual(
+          cond('createdAt', 'gte', new Date('2024-03-01T00:00:00Z')),
+        );
       });
     });
 
@@ -172,10 +210,16 @@ describe('resolveWireListQuery', () => {
         expect(await whereOf(`filter[code][eq]=${uuid}`)).toEqual(cond('code', 'eq', uuid));
       });
 
-      it.each(['123', '123e4567-e89b-12d3-a456-42661417400', 'zzze4567-e89b-12d3-a456-426614174000'])('rejects %p', async (value) => {
-        const error = await failure(wire(`filter[code][eq]=${value}`));
-        expect(error.errors![0]).toMatchObject({ param: 'filter[code][eq]', detail: expect.stringContaining('UUID') });
-      });
+      it.each(['123', '123e4567-e89b-12d3-a456-42661417400', 'zzze4567-e89b-12d3-a456-426614174000'])(
+        'rejects %p',
+        async (value) => {
+          const error = await failure(wire(`filter[code][eq]=${value}`));
+          expect(error.errors![0]).toMatchObject({
+            param: 'filter[code][eq]',
+            detail: expect.stringContaining('UUID'),
+          });
+        },
+      );
     });
 
     describe('when the column is a boolean or an enum', () => {
@@ -206,16 +250,23 @@ describe('resolveWireListQuery', () => {
     });
 
     it('take repeated [] keys that themselves hold comma lists', async () => {
-      expect(await whereOf('filter[pages][notIn][]=1,2&filter[pages][notIn][]=3')).toEqual(cond('pages', 'notIn', [1, 2, 3]));
+      expect(await whereOf('filter[pages][notIn][]=1,2&filter[pages][notIn][]=3')).toEqual(
+        cond('pages', 'notIn', [1, 2, 3]),
+      );
     });
 
     it('take between as two repeated [] keys', async () => {
-      expect(await whereOf('filter[pages][between][]=1&filter[pages][between][]=5')).toEqual(cond('pages', 'between', [1, 5]));
+      expect(await whereOf('filter[pages][between][]=1&filter[pages][between][]=5')).toEqual(
+        cond('pages', 'between', [1, 5]),
+      );
     });
 
     it.each(['1', '1,2,3'])('reject between with %p, which is not exactly two values', async (value) => {
       const error = await failure(wire(`filter[pages][between]=${value}`));
-      expect(error.errors![0]).toMatchObject({ param: 'filter[pages][between]', detail: expect.stringContaining('exactly two values') });
+      expect(error.errors![0]).toMatchObject({
+        param: 'filter[pages][between]',
+        detail: expect.stringContaining('exactly two values'),
+      });
     });
 
     it('reject an in-list with a value that does not coerce, naming the parameter', async () => {
@@ -248,7 +299,9 @@ describe('resolveWireListQuery', () => {
     });
 
     it('order group members by numeric index', async () => {
-      const where = (await whereOf('filter[or][1][pages][gt]=5&filter[or][0][title][eq]=A')) as { children: FilterNode[] };
+      const where = (await whereOf('filter[or][1][pages][gt]=5&filter[or][0][title][eq]=A')) as unknown as {
+        children: FilterNode[];
+      };
       expect(where.children).toEqual([cond('title', 'eq', 'A'), cond('pages', 'gt', 5)]);
     });
 
@@ -287,7 +340,8 @@ describe('resolveWireListQuery', () => {
   });
 
   describe('filter limits', () => {
-    const nest = (depth: number): Record<string, unknown> => (depth === 0 ? { pages: { gt: 1 } } : { or: [nest(depth - 1)] });
+    const nest = (depth: number): Record<string, unknown> =>
+      depth === 0 ? { pages: { gt: 1 } } : { or: [nest(depth - 1)] };
 
     it('accept groups nested exactly maxDepth deep', async () => {
       await expect(programmatic({ filter: nest(3) })).resolves.toBeDefined();
@@ -365,10 +419,13 @@ describe('resolveWireListQuery', () => {
       expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     });
 
-    it.each(['__proto__', 'constructor', 'prototype'])('reject %s as a field without polluting any prototype', async (key) => {
-      const error = await failure(wire(`filter[${key}][polluted]=1&filter[${key}][eq]=1`));
-      expect(error.errors!.every((item) => item.code === 'field_not_filterable')).toBe(true);
-    });
+    it.each(['__proto__', 'constructor', 'prototype'])(
+      'reject %s as a field without polluting any prototype',
+      async (key) => {
+        const error = await failure(wire(`filter[${key}][polluted]=1&filter[${key}][eq]=1`));
+        expect(error.errors!.every((item) => item.code === 'field_not_filterable')).toBe(true);
+      },
+    );
 
     it.each(['__proto__', 'constructor', 'prototype'])('reject %s as an operator', async (key) => {
       const error = await failure(wire(`filter[title][${key}]=1`));
@@ -385,10 +442,13 @@ describe('resolveWireListQuery', () => {
       expect(error.errors![0]).toMatchObject({ param: 'filter[__proto__]', code: 'field_not_filterable' });
     });
 
-    it.each(['__proto__[polluted]=1', 'constructor[prototype][polluted]=1', '__proto__=1'])('reject the top-level parameter %s as unsupported', async (query) => {
-      const error = await failure(wire(query));
-      expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
-    });
+    it.each(['__proto__[polluted]=1', 'constructor[prototype][polluted]=1', '__proto__=1'])(
+      'reject the top-level parameter %s as unsupported',
+      async (query) => {
+        const error = await failure(wire(query));
+        expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+      },
+    );
 
     it('reject __proto__ as a sort key', async () => {
       const error = await failure(wire('sort=__proto__'));
@@ -397,10 +457,13 @@ describe('resolveWireListQuery', () => {
   });
 
   describe('scalar parameters', () => {
-    it.each(['limit=1&limit=2', 'offset=1&offset=2', 'sort=title&sort=pages'])('reject %s given twice', async (query) => {
-      const error = await failure(wire(query));
-      expect(error.errors![0]).toMatchObject({ code: 'repeated' });
-    });
+    it.each(['limit=1&limit=2', 'offset=1&offset=2', 'sort=title&sort=pages'])(
+      'reject %s given twice',
+      async (query) => {
+        const error = await failure(wire(query));
+        expect(error.errors![0]).toMatchObject({ code: 'repeated' });
+      },
+    );
   });
 
   describe('unknown parameters', () => {
@@ -411,21 +474,32 @@ describe('resolveWireListQuery', () => {
       expect(error.errors!.map((item) => item.param)).toEqual(['limt', 'pge']);
     });
 
-    it.each(['select[author]=name', 'include=author', 'search[query]=x', 'search[mode]=words', 'page[number]=2', 'cursor=abc', 'since=x'])(
-      'reject %s, which this resource does not take',
-      async (query) => {
-        const error = await failure(wire(query));
-        expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
-        expect(error.errors![0]!.param).toBe(query.split('=')[0]);
-      },
-    );
+    it.each([
+      'select[author]=name',
+      'include=author',
+      'search[query]=x',
+      'search[mode]=words',
+      'page[number]=2',
+      'cursor=abc',
+      'since=x',
+    ])('reject %s, which this resource does not take', async (query) => {
+      const error = await failure(wire(query));
+      expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+      expect(error.errors![0]!.param).toBe(query.split('=')[0]);
+    });
   });
 
   describe('when a request has several problems', () => {
     it('reports them all together in one exception', async () => {
       const error = await failure(wire('filter[titel][eq]=A&filter[pages][gt]=x&sort=nope&limit=-1&offset=abc'));
       expect(error.code).toBe('SVC_QUERY_INVALID');
-      expect(error.errors!.map((item) => item.param)).toEqual(['filter[titel]', 'filter[pages][gt]', 'sort', 'limit', 'offset']);
+      expect(error.errors!.map((item) => item.param)).toEqual([
+        'filter[titel]',
+        'filter[pages][gt]',
+        'sort',
+        'limit',
+        'offset',
+      ]);
       expect(error.detail).toContain('5 problems');
     });
 
@@ -507,7 +581,11 @@ describe('resolveWireListQuery', () => {
 
     it('rejects an unknown sort field with a did-you-mean', async () => {
       const error = await failure(wire('sort=titel'));
-      expect(error.errors![0]).toMatchObject({ param: 'sort', code: 'field_not_sortable', detail: expect.stringContaining("Did you mean 'title'?") });
+      expect(error.errors![0]).toMatchObject({
+        param: 'sort',
+        code: 'field_not_sortable',
+        detail: expect.stringContaining("Did you mean 'title'?"),
+      });
     });
 
     it('rejects a field sort.fields leaves out', async () => {
@@ -549,12 +627,20 @@ describe('resolveWireListQuery', () => {
   describe('filter.apply', () => {
     it('is ANDed with the client filter', async () => {
       const config = listConfig({ filter: { apply: () => ({ tenant: { eq: 't1' } }) } });
-      expect(await whereOf('filter[pages][gt]=1', config)).toEqual({ kind: 'and', children: [cond('tenant', 'eq', 't1'), cond('pages', 'gt', 1)] });
+      expect(await whereOf('filter[pages][gt]=1', config)).toEqual({
+        kind: 'and',
+        children: [cond('tenant', 'eq', 't1'), cond('pages', 'gt', 1)],
+      });
     });
 
     it('is ANDed with filter.default', async () => {
-      const config = listConfig({ filter: { default: { published: { eq: true } }, apply: () => ({ tenant: { eq: 't1' } }) } });
-      expect(await whereOf('', config)).toEqual({ kind: 'and', children: [cond('tenant', 'eq', 't1'), cond('published', 'eq', true)] });
+      const config = listConfig({
+        filter: { default: { published: { eq: true } }, apply: () => ({ tenant: { eq: 't1' } }) },
+      });
+      expect(await whereOf('', config)).toEqual({
+        kind: 'and',
+        children: [cond('tenant', 'eq', 't1'), cond('published', 'eq', true)],
+      });
     });
 
     it('may use a field the client may not filter on', async () => {
@@ -563,7 +649,9 @@ describe('resolveWireListQuery', () => {
     });
 
     it('receives the operation and the context, and may be asynchronous', async () => {
-      const apply = jest.fn(async ({ context }: { context: Record<string, unknown> }) => ({ tenant: { eq: context.tenant } }));
+      const apply = jest.fn(async ({ context }: { context: Record<string, unknown> }) => ({
+        tenant: { eq: context.tenant },
+      }));
       const config = listConfig({ filter: { apply } });
       const plan = await resolveWireListQuery([], config, 'findMany', { tenant: 't9' });
       expect(plan.where).toEqual(cond('tenant', 'eq', 't9'));
@@ -608,11 +696,14 @@ describe('resolveWireListQuery', () => {
       expect(error.errors![0]).toMatchObject({ param: 'withDeleted', code: 'invalid_value' });
     });
 
-    it.each(['withDeleted=true', 'onlyDeleted=false'])('reject %s on a config without soft delete as unsupported', async (query) => {
-      const error = await failure(wire(query, listConfig({ softDelete: false })));
-      expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
-      expect(error.errors![0]!.param).toBe(query.split('=')[0]);
-    });
+    it.each(['withDeleted=true', 'onlyDeleted=false'])(
+      'reject %s on a config without soft delete as unsupported',
+      async (query) => {
+        const error = await failure(wire(query, listConfig({ softDelete: false })));
+        expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+        expect(error.errors![0]!.param).toBe(query.split('=')[0]);
+      },
+    );
 
     it('read every row on a config without soft delete', async () => {
       expect((await wire('', listConfig({ softDelete: false }))).view).toBe('all');
@@ -635,7 +726,11 @@ describe('resolveProgrammaticListQuery', () => {
         count: true,
         view: 'live',
       });
-      expect((await programmatic({ sort: '-pages,title' })).sort.map((key) => key.field)).toEqual(['pages', 'title', 'id']);
+      expect((await programmatic({ sort: '-pages,title' })).sort.map((key) => key.field)).toEqual([
+        'pages',
+        'title',
+        'id',
+      ]);
     });
 
     it('coerces typed values', async () => {
@@ -672,7 +767,9 @@ describe('resolveProgrammaticListQuery', () => {
     });
 
     it('rejects __proto__ keys without polluting any prototype', async () => {
-      const filter = JSON.parse('{"__proto__":{"polluted":{"eq":1}},"constructor":{"prototype":{"eq":1}}}') as FindManyQuery['filter'];
+      const filter = JSON.parse(
+        '{"__proto__":{"polluted":{"eq":1}},"constructor":{"prototype":{"eq":1}}}',
+      ) as FindManyQuery['filter'];
       const error = await failure(programmatic({ filter }));
       expect(error.errors!.map((item) => item.param)).toEqual(['filter[__proto__]', 'filter[constructor]']);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -38,8 +38,16 @@ interface Setup {
 
 function setup(args: Setup = {}) {
   const metadata = args.metadata ?? BOOK_METADATA;
-  const adapter = new MemoryRepositoryAdapter(metadata, args.seed ?? (metadata === BOOK_METADATA ? seedBooks() : []), args.adapter);
-  const service = createSvc((args.global ?? {}) as SvcOptions).createCrud(metadata.target, (args.config ?? {}) as EntityConfig, { adapter });
+  const adapter = new MemoryRepositoryAdapter(
+    metadata,
+    args.seed ?? (metadata === BOOK_METADATA ? seedBooks() : []),
+    args.adapter,
+  );
+  const service = createSvc((args.global ?? {}) as SvcOptions).createCrud(
+    metadata.target,
+    (args.config ?? {}) as EntityConfig,
+    { adapter },
+  );
   const execute = (request: ExecuteRequest) => service.engine.execute(request);
   const stored = (id: number) => adapter.rows.find((row) => row.id === id);
   return { adapter, service, execute, stored };
@@ -79,7 +87,13 @@ describe('SvcEngine', () => {
     describe('when the query comes from the wire', () => {
       it('resolves the raw pairs', async () => {
         const { execute } = setup();
-        const response = await execute({ operation: 'findMany', query: [['filter[pages][gte]', '200'], ['sort', '-pages']] });
+        const response = await execute({
+          operation: 'findMany',
+          query: [
+            ['filter[pages][gte]', '200'],
+            ['sort', '-pages'],
+          ],
+        });
         expect((response.body as { items: Row[] }).items.map((item) => item.title)).toEqual(['Gamma', 'Beta']);
       });
     });
@@ -142,7 +156,9 @@ describe('SvcEngine', () => {
 
       it('gives the same ETag on every read of an unchanged row', async () => {
         const { execute } = setup();
-        expect((await execute({ operation: 'findOne', id: 1 })).etag).toBe((await execute({ operation: 'findOne', id: 1 })).etag);
+        expect((await execute({ operation: 'findOne', id: 1 })).etag).toBe(
+          (await execute({ operation: 'findOne', id: 1 })).etag,
+        );
       });
     });
 
@@ -202,7 +218,14 @@ describe('SvcEngine', () => {
         const { execute } = setup();
         const response = await execute({ operation: 'createOne', body: { title: 'Delta' } });
         expect(response.status).toBe(201);
-        expect(response.body).toMatchObject({ id: 5, title: 'Delta', pages: 0, published: false, status: 'draft', rating: null });
+        expect(response.body).toMatchObject({
+          id: 5,
+          title: 'Delta',
+          pages: 0,
+          published: false,
+          status: 'draft',
+          rating: null,
+        });
         expect(response.etag).toBe(computeEtag(response.body));
         expect(response.resourceId).toBe('5');
       });
@@ -243,7 +266,9 @@ describe('SvcEngine', () => {
     describe('when If-Match is sent', () => {
       it('answers 412 SVC_PRECONDITION_UNSUPPORTED and writes nothing', async () => {
         const { execute, adapter } = setup();
-        const error = await failure(execute({ operation: 'createOne', body: { title: 'X' }, headers: { ifMatch: '*' } }));
+        const error = await failure(
+          execute({ operation: 'createOne', body: { title: 'X' }, headers: { ifMatch: '*' } }),
+        );
         expect(error).toMatchObject({ status: 412, code: 'SVC_PRECONDITION_UNSUPPORTED' });
         expect(adapter.rows).toHaveLength(4);
       });
@@ -284,7 +309,14 @@ describe('SvcEngine', () => {
       it('resets a left-out field with a literal default to that default and a left-out nullable field to null', async () => {
         const { service } = setup();
         const updated = await service.updateOne(1, { title: 'Alpha 2' });
-        expect(updated).toMatchObject({ pages: 0, published: false, status: 'draft', rating: null, tenant: null, code: null });
+        expect(updated).toMatchObject({
+          pages: 0,
+          published: false,
+          status: 'draft',
+          rating: null,
+          tenant: null,
+          code: null,
+        });
       });
 
       it('keeps the primary key and generated columns', async () => {
@@ -318,7 +350,13 @@ describe('SvcEngine', () => {
     describe('when the body names some fields', () => {
       it('changes only those and leaves the rest', async () => {
         const { service } = setup();
-        expect(await service.patchOne(1, { pages: 5 })).toMatchObject({ title: 'Alpha', pages: 5, rating: 4.5, status: 'live', tenant: 't1' });
+        expect(await service.patchOne(1, { pages: 5 })).toMatchObject({
+          title: 'Alpha',
+          pages: 5,
+          rating: 4.5,
+          status: 'live',
+          tenant: 't1',
+        });
       });
 
       it('strips the primary key, generated columns and the marker silently', async () => {
@@ -351,7 +389,11 @@ describe('SvcEngine', () => {
         const error = await failure(service.patchOne(1, { titel: 'x' }));
         expect(error.code).toBe('SVC_VALIDATION_FAILED');
         expect(error.errors).toEqual([
-          expect.objectContaining({ field: 'titel', code: 'not_writable', detail: expect.stringContaining("Did you mean 'title'?") }),
+          expect.objectContaining({
+            field: 'titel',
+            code: 'not_writable',
+            detail: expect.stringContaining("Did you mean 'title'?"),
+          }),
         ]);
       });
 
@@ -380,7 +422,9 @@ describe('SvcEngine', () => {
 
       it('matches * against any current row', async () => {
         const { execute } = setup();
-        expect((await execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: '*' } })).status).toBe(200);
+        expect(
+          (await execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: '*' } })).status,
+        ).toBe(200);
       });
     });
 
@@ -399,14 +443,18 @@ describe('SvcEngine', () => {
       it('refuses a weak ETag, since If-Match compares strongly', async () => {
         const { execute } = setup();
         const { etag } = await execute({ operation: 'findOne', id: 1 });
-        const error = await failure(execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: `W/${etag}` } }));
+        const error = await failure(
+          execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: `W/${etag}` } }),
+        );
         expect(error.code).toBe('SVC_PRECONDITION_FAILED');
       });
 
       it('makes restoreOne and purgeOne answer 412', async () => {
         const { execute } = setup();
         for (const operation of ['restoreOne', 'purgeOne'] as const) {
-          expect((await failure(execute({ operation, id: 4, headers: { ifMatch: '"stale"' } }))).code).toBe('SVC_PRECONDITION_FAILED');
+          expect((await failure(execute({ operation, id: 4, headers: { ifMatch: '"stale"' } }))).code).toBe(
+            'SVC_PRECONDITION_FAILED',
+          );
         }
       });
     });
@@ -422,8 +470,12 @@ describe('SvcEngine', () => {
 
     it('ignores If-Match on writes and on createOne', async () => {
       const { execute } = setup({ config: { cache: { etag: false } } });
-      expect((await execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: '"stale"' } })).status).toBe(200);
-      expect((await execute({ operation: 'createOne', body: { title: 'X' }, headers: { ifMatch: '*' } })).status).toBe(201);
+      expect(
+        (await execute({ operation: 'patchOne', id: 1, body: { pages: 1 }, headers: { ifMatch: '"stale"' } })).status,
+      ).toBe(200);
+      expect((await execute({ operation: 'createOne', body: { title: 'X' }, headers: { ifMatch: '*' } })).status).toBe(
+        201,
+      );
     });
 
     it('ignores If-None-Match', async () => {
@@ -583,7 +635,10 @@ describe('SvcEngine', () => {
 
     describe('when an operation opts out with policy: false', () => {
       it('runs unrestricted while the others stay guarded', async () => {
-        const { service } = setup({ global: { policy: () => false }, config: { operations: { findOne: { policy: false }, findMany: true } } });
+        const { service } = setup({
+          global: { policy: () => false },
+          config: { operations: { findOne: { policy: false }, findMany: true } },
+        });
         await expect(service.findOne(1)).resolves.toMatchObject({ id: 1 });
         expect((await failure(service.findMany())).code).toBe('SVC_FORBIDDEN');
       });
@@ -612,7 +667,9 @@ describe('SvcEngine', () => {
       it('reads only the rows inside the scope, ANDed with the client filter', async () => {
         const { service } = setup({ config });
         expect((await service.findMany({}, asT1)).items.map((item) => item.id)).toEqual([1, 3]);
-        expect((await service.findMany({ filter: { pages: { gt: 100 } } }, asT1)).items.map((item) => item.id)).toEqual([3]);
+        expect((await service.findMany({ filter: { pages: { gt: 100 } } }, asT1)).items.map((item) => item.id)).toEqual(
+          [3],
+        );
       });
     });
 
@@ -634,7 +691,10 @@ describe('SvcEngine', () => {
 
     describe('when the entity map names the operation the global map disables', () => {
       it('serves it', async () => {
-        const { service } = setup({ global: { operations: { deleteOne: false } }, config: { operations: { deleteOne: true } } });
+        const { service } = setup({
+          global: { operations: { deleteOne: false } },
+          config: { operations: { deleteOne: true } },
+        });
         await expect(service.deleteOne(1)).resolves.toBeUndefined();
       });
     });
@@ -651,7 +711,11 @@ describe('SvcEngine', () => {
   describe('operation handlers', () => {
     describe('when a findOne handler is configured', () => {
       it('replaces the read and receives the coerced key and the entity adapter', async () => {
-        const handler = jest.fn((_input: unknown, context: { repository?: unknown }) => ({ id: 1, title: 'From handler', repository: context.repository !== undefined }));
+        const handler = jest.fn((_input: unknown, context: { repository?: unknown }) => ({
+          id: 1,
+          title: 'From handler',
+          repository: context.repository !== undefined,
+        }));
         const { service } = setup({ config: { operations: { findOne: { handler } } } });
         expect(await service.findOne('1')).toEqual({ id: 1, title: 'From handler' });
         expect(handler.mock.calls[0]![0]).toMatchObject({ id: { id: 1 } });
@@ -662,7 +726,9 @@ describe('SvcEngine', () => {
   describe('errors.exposeInternals', () => {
     function failingAdapterSetup(config: Loose = {}) {
       const built = setup({ config });
-      jest.spyOn(built.adapter, 'findOne').mockRejectedValue(Object.assign(new Error('connection reset by peer'), { code: 'ECONNRESET' }));
+      jest
+        .spyOn(built.adapter, 'findOne')
+        .mockRejectedValue(Object.assign(new Error('connection reset by peer'), { code: 'ECONNRESET' }));
       return built;
     }
 

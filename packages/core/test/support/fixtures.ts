@@ -7,8 +7,21 @@ export class Author {}
 export class Membership {}
 
 /** A column with the usual defaults: nullable, not primary, not generated, no default. */
-export function column(property: string, kind: ColumnMetadata['kind'], extra: Partial<ColumnMetadata> = {}): ColumnMetadata {
-  return { property, kind, nullable: true, primary: false, generated: false, hasDefault: false, deleteMarker: false, ...extra };
+export function column(
+  property: string,
+  kind: ColumnMetadata['kind'],
+  extra: Partial<ColumnMetadata> = {},
+): ColumnMetadata {
+  return {
+    property,
+    kind,
+    nullable: true,
+    primary: false,
+    generated: false,
+    hasDefault: false,
+    deleteMarker: false,
+    ...extra,
+  };
 }
 
 const id = column('id', 'integer', { nullable: false, primary: true, generated: true, hasDefault: true });
@@ -42,7 +55,11 @@ export const BOOK_METADATA: EntityMetadata = {
 export const NOTE_METADATA: EntityMetadata = {
   name: 'Note',
   target: Note,
-  columns: [id, column('body', 'string', { nullable: false }), column('pinned', 'boolean', { nullable: false, hasDefault: true, defaultValue: false })],
+  columns: [
+    id,
+    column('body', 'string', { nullable: false }),
+    column('pinned', 'boolean', { nullable: false, hasDefault: true, defaultValue: false }),
+  ],
   primaryKeys: ['id'],
   relations: [],
 };

@@ -51,7 +51,9 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
 
   async findMany(args: FindManyArgs): Promise<FindManyResult> {
     this.findManyCalls.push(args);
-    const matches = this.rows.filter((row) => this.inView(row, args.view) && (!args.where || matches_(row, args.where)));
+    const matches = this.rows.filter(
+      (row) => this.inView(row, args.view) && (!args.where || matches_(row, args.where)),
+    );
     const sorted = [...matches].sort((a, b) => compareBy(a, b, args.sort));
     const offset = args.offset ?? 0;
     const page = sorted.slice(offset, args.limit === undefined ? undefined : offset + args.limit);
@@ -60,7 +62,10 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
 
   async findOne(args: FindOneArgs): Promise<Row | null> {
     const row = this.rows.find(
-      (candidate) => hasKey(candidate, args.key) && this.inView(candidate, args.view) && (!args.where || matches_(candidate, args.where)),
+      (candidate) =>
+        hasKey(candidate, args.key) &&
+        this.inView(candidate, args.view) &&
+        (!args.where || matches_(candidate, args.where)),
     );
     return row ? { ...row } : null;
   }
@@ -125,7 +130,8 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
 function defaultFor(column: ColumnMetadata, nextId: () => number): unknown {
   if (column.primary && column.generated && (column.kind === 'integer' || column.kind === 'bigint')) return nextId();
   if (column.defaultValue !== undefined) return column.defaultValue;
-  if (column.generated && (column.kind === 'datetime' || column.kind === 'date')) return new Date('2024-01-01T00:00:00Z');
+  if (column.generated && (column.kind === 'datetime' || column.kind === 'date'))
+    return new Date('2024-01-01T00:00:00Z');
   return null;
 }
 
