@@ -1,0 +1,250 @@
+/**
+ * Load benchmark: Svc's generated books routes against a hand-written NestJS + TypeORM controller, same process, same
+ * data. Runs on SQLite (a temp file) and, when BENCH_DATABASE_URL is set, on PostgreSQL (schema `svc_bench`).
+ * Both apps live in one child process (`bench/serve.ts`); autocannon drives them from this process, alternating
+ * Svc and hand-written runs. Prints a line per run and a table per database. Never fails because something is slow.
+ */
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg, cpus } from 'node:os';
+import { join } from 'node:path';
+import { seedBenchDatabase, sqliteBenchDatabase, type BenchDatabase } from './database';
+import type { BenchAppName, ServerMessage } from './serve';
+
+const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
+const DURATION = positiveInt('BENCH_DURATION', 5);
+const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
+const WARMUP = nonNegativeInt('BENCH_WARMUP', 1);
+const BOOKS = positiveInt('BENCH_BOOKS', 10_000);
+const APPS = (process.env['BENCH_APPS'] ?? 'svc,handwritten').split(',') as BenchAppName[];
+/** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const SERVER_NODE_OPTIONS = (process.env['BENCH_SERVER_NODE_OPTIONS'] ?? '').split(' ').filter(Boolean);
+
+interface Scenario {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  /** Path of each request; called per request so ids can be random. */
+  readonly path: () => string;
+  readonly body?: () => string;
+}
+
+const randomId = (): number => 1 + Math.floor(Math.random() * BOOKS);
+
+const ALL_SCENARIOS: readonly Scenario[] = [
+  { name: 'list (limit 20)', method: 'GET', path: () => '/books?limit=20' },
+  { name: 'by id', method: 'GET', path: () => `/books/${randomId()}` },
+  {
+    name: 'create',
+    method: 'POST',
+    path: () => '/books',
+    body: () => JSON.stringify({ title: `New book ${Math.random()}`, pages: 123, authorId: 1 + (randomId() % 100) }),
+  },
+  {
+    name: 'patch',
+    method: 'PATCH',
+    path: () => `/books/${randomId()}`,
+    body: () => JSON.stringify({ pages: 1 + Math.floor(Math.random() * 999) }),
+  },
+];
+
+/** BENCH_SCENARIOS=list,by,create,patch picks some (by the first word of the name). */
+const SCENARIOS = ALL_SCENARIOS.filter(
+  (scenario) =>
+    !process.env['BENCH_SCENARIOS'] || process.env['BENCH_SCENARIOS'].split(',').includes(scenario.name.split(' ')[0]!),
+);
+
+interface RunResult {
+  readonly requestsPerSecond: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+interface Row {
+  readonly scenario: string;
+  readonly runs: Partial<Record<BenchAppName, RunResult[]>>;
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function nonNegativeInt(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function startServers(
+  db: BenchDatabase,
+): Promise<{ child: ChildProcess; ports: Partial<Record<BenchAppName, number>> }> {
+  const child = fork(join(__dirname, 'serve.ts'), [], {
+    execArgv: [...SERVER_NODE_OPTIONS, '-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'],
+    env: { ...process.env, BENCH_DB: JSON.stringify(db), BENCH_APPS: APPS.join(',') },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ports = await new Promise<Partial<Record<BenchAppName, number>>>((resolve, reject) => {
+    child.once('message', (message: ServerMessage) =>
+      message.type === 'ready' ? resolve(message.ports) : reject(new Error(message.message)),
+    );
+    child.once('exit', (code) => reject(new Error(`server process exited with code ${code} before it was ready`)));
+  });
+  return { child, ports };
+}
+
+async function stopServers(child: ChildProcess): Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send('stop');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function load(port: number, scenario: Scenario, seconds: number): Promise<RunResult> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (request) => ({
+          ...request,
+          path: scenario.path(),
+          ...(scenario.body ? { body: scenario.body(), headers: { 'content-type': 'application/json' } } : {}),
+        }),
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** One request of each scenario to each app: both must answer it with the same 2xx status before anything is timed. */
+async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): Promise<void> {
+  for (const scenario of SCENARIOS) {
+    const statuses: string[] = [];
+    for (const app of APPS) {
+      const response = await fetch(`http://127.0.0.1:${ports[app]}${scenario.path()}`, {
+        method: scenario.method,
+        headers: scenario.body ? { 'content-type': 'application/json' } : {},
+        body: scenario.body?.(),
+      });
+      const text = await response.text();
+      if (!response.ok)
+        throw new Error(`${app} answered ${scenario.method} ${scenario.name} with ${response.status}: ${text}`);
+      if (scenario.name.startsWith('list') && (JSON.parse(text) as { items: unknown[] }).items.length !== 20) {
+        throw new Error(`${app} did not answer the list with 20 items: ${text.slice(0, 200)}`);
+      }
+      statuses.push(`${app} ${response.status}`);
+    }
+    console.log(`  check ${scenario.name}: ${statuses.join(', ')}`);
+  }
+}
+
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function formatRun(result: RunResult): string {
+  const problems = result.non2xx + result.errors > 0 ? `  (!) non-2xx ${result.non2xx}, errors ${result.errors}` : '';
+  return `${fmt(result.requestsPerSecond).padStart(7)} req/s  p99 ${fmt(result.p99).padStart(4)} ms${problems}`;
+}
+
+async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
+  console.log(`\n== ${db.name}: seeding ${fmt(BOOKS)} books ==`);
+  const seeded = Date.now();
+  await seedBenchDatabase(db, BOOKS);
+  console.log(`  seeded in ${fmt((Date.now() - seeded) / 1000, 1)} s`);
+  const { child, ports } = await startServers(db);
+  const rows: Row[] = [];
+  try {
+    await checkEquivalence(ports);
+    for (const scenario of SCENARIOS) {
+      const row: Row = { scenario: scenario.name, runs: {} };
+      rows.push(row);
+      if (WARMUP > 0) {
+        for (const app of APPS) await load(ports[app]!, scenario, WARMUP);
+        console.log(`  ${scenario.name}: warmed up ${WARMUP} s each`);
+      }
+      for (let round = 1; round <= ROUNDS; round++) {
+        // Alternate which app goes first, so neither always runs on the warmer cache.
+        const order = round % 2 === 1 ? APPS : [...APPS].reverse();
+        for (const app of order) {
+          const result = await load(ports[app]!, scenario, DURATION);
+          (row.runs[app] ??= []).push(result);
+          console.log(`  ${scenario.name.padEnd(16)} round ${round}/${ROUNDS}  ${app.padEnd(11)} ${formatRun(result)}`);
+        }
+      }
+    }
+  } finally {
+    await stopServers(child);
+  }
+  return rows;
+}
+
+function printTable(db: BenchDatabase, rows: readonly Row[]): void {
+  const header = ['scenario', 'Svc req/s', 'hand-written req/s', 'Svc / hand', 'Svc p99 ms', 'hand p99 ms'];
+  const lines = rows.map((row) => {
+    const svc = row.runs.svc ?? [];
+    const hand = row.runs.handwritten ?? [];
+    const svcRps = svc.length ? median(svc.map((r) => r.requestsPerSecond)) : NaN;
+    const handRps = hand.length ? median(hand.map((r) => r.requestsPerSecond)) : NaN;
+    return [
+      row.scenario,
+      fmt(svcRps),
+      fmt(handRps),
+      Number.isFinite(svcRps / handRps) ? fmt(svcRps / handRps, 2) : '-',
+      svc.length ? fmt(median(svc.map((r) => r.p99))) : '-',
+      hand.length ? fmt(median(hand.map((r) => r.p99))) : '-',
+    ];
+  });
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
+  const render = (cells: readonly string[]) =>
+    '| ' + cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ') + ' |';
+  console.log(
+    `\n${db.name}: median of ${ROUNDS} round(s) x ${DURATION} s, ${CONNECTIONS} connections, ${fmt(BOOKS)} books`,
+  );
+  console.log(render(header));
+  console.log(
+    '|' + widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|') + '|',
+  );
+  for (const line of lines) console.log(render(line));
+}
+
+async function main(): Promise<void> {
+  console.log(`Svc benchmark  ${new Date().toISOString()}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `rounds ${ROUNDS}, duration ${DURATION} s, connections ${CONNECTIONS}, warm-up ${WARMUP} s, apps ${APPS.join(' + ')}`,
+  );
+  const databases: BenchDatabase[] = [sqliteBenchDatabase()];
+  const url = process.env['BENCH_DATABASE_URL'];
+  if (url) databases.push({ name: 'postgres', location: url });
+  const results: Array<[BenchDatabase, Row[]]> = [];
+  for (const db of databases) results.push([db, await benchDatabase(db)]);
+  for (const [db, rows] of results) printTable(db, rows);
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
