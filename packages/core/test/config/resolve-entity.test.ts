@@ -544,11 +544,10 @@ describe('resolveEntity', () => {
 
   describe('keys this version does not serve yet', () => {
     it.each([
-      ['include', { fields: [] }],
-      ['relations', { author: { read: { strategy: 'join' } } }],
-      ['set', () => ({})],
-    ])('refuses %s as not supported', (key, value) => {
-      expectConfigError(() => resolve({ [key]: value }), { entity: 'Book', path: key, mentions: ['not supported'] });
+      ['set as a function', () => ({})],
+      ['set as { create, update }', { create: () => ({}) }],
+    ])('refuses %s as not supported', (_label, value) => {
+      expectConfigError(() => resolve({ set: value }), { entity: 'Book', path: 'set', mentions: ['not supported'] });
     });
 
     it('refuses schema.output', () => {
