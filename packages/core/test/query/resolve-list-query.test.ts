@@ -474,19 +474,14 @@ describe('resolveWireListQuery', () => {
       expect(error.errors!.map((item) => item.param)).toEqual(['limt', 'pge']);
     });
 
-    it.each([
-      'select[author]=name',
-      'include=author',
-      'search[query]=x',
-      'search[mode]=words',
-      'page[number]=2',
-      'cursor=abc',
-      'since=x',
-    ])('reject %s, which this resource does not take', async (query) => {
-      const error = await failure(wire(query));
-      expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
-      expect(error.errors![0]!.param).toBe(query.split('=')[0]);
-    });
+    it.each(['search[query]=x', 'search[mode]=words', 'page[number]=2', 'cursor=abc', 'since=x'])(
+      'reject %s, which this resource does not take',
+      async (query) => {
+        const error = await failure(wire(query));
+        expect(error.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+        expect(error.errors![0]!.param).toBe(query.split('=')[0]);
+      },
+    );
   });
 
   describe('when a request has several problems', () => {
