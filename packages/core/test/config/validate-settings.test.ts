@@ -210,7 +210,7 @@ describe('settings validation', () => {
     });
 
     // BUG: a per-call settings error does not name the operation; validateSettings at call scope gets no `path`
-    // prefix (src/service/svc-engine.ts:25 passes { scope: 'call', entity, operation } only), so the message reads
+    // prefix (src/service/svc-engine.ts:26 passes { scope: 'call', entity, operation } only), so the message reads
     // "Book: identifier: is allowed at ..." without "findMany". SPEC.md: configuration errors name the operation.
     it.failing('names the operation the call was for', async () => {
       const service = entity({});

@@ -594,7 +594,7 @@ describe('resolveWireListQuery', () => {
     });
 
     // BUG: sort.apply is server code, like filter.apply, but a bad key it returns is reported to the client as a
-    // 400 SVC_QUERY_INVALID (src/query/resolve-list-query.ts:71 collects it in the request's QueryErrors under
+    // 400 SVC_QUERY_INVALID (src/query/resolve-list-query.ts:131-132 collects it in the request's QueryErrors under
     // 'sort.apply'), whereas filter.apply raises SVC_CONFIG_INVALID (src/query/resolve-apply-filter.ts). The client
     // cannot fix it. Expected: ConfigurationException naming sort.apply.
     it.failing('reports a bad sort.apply key as a configuration error, not a client 400', async () => {
