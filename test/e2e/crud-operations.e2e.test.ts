@@ -198,6 +198,64 @@ describe.each(TEST_DATABASES)('CRUD operations over HTTP on $name', (db) => {
     });
   });
 
+  describe('HTTP around the generated routes', () => {
+    it('answers HEAD on findOne with the status and ETag of GET and no body', async () => {
+      const book = await createBook({ title: 'Head' });
+      const get = await request(t.server).get(`/books/${String(book['id'])}`);
+      const head = await request(t.server).head(`/books/${String(book['id'])}`);
+      expect(head.status).toBe(200);
+      expect(head.headers['etag']).toBe(get.headers['etag']);
+      expect(head.text ?? '').toBe('');
+    });
+
+    // BUG: OPTIONS on a generated route answers 404 SVC_ROUTE_NOT_FOUND ("Cannot OPTIONS /books"); CONTRACT §3 says
+    // OPTIONS with Allow works as HTTP says.
+    it.failing('answers OPTIONS with an Allow header listing the methods of the path', async () => {
+      const res = await request(t.server).options('/books');
+      expect([200, 204]).toContain(res.status);
+      const allowed = String(res.headers['allow']).split(/,\s*/).sort();
+      expect(allowed).toEqual(expect.arrayContaining(['GET', 'POST']));
+      const item = await request(t.server).options('/books/1');
+      expect(String(item.headers['allow']).split(/,\s*/)).toEqual(
+        expect.arrayContaining(['GET', 'PUT', 'PATCH', 'DELETE']),
+      );
+    });
+
+    it('echoes X-Request-Id as the requestId of a problem', async () => {
+      const problem = expectProblem(
+        await request(t.server).get('/books/999999').set('X-Request-Id', 'req-e2e-1'),
+        404,
+        'SVC_NOT_FOUND',
+      );
+      expect(problem.requestId).toBe('req-e2e-1');
+    });
+
+    it('answers 413 SVC_PAYLOAD_TOO_LARGE as problem+json to an oversized body', async () => {
+      expectProblem(
+        await request(t.server)
+          .post('/books')
+          .send({ title: 'x'.repeat(200_000) }),
+        413,
+        'SVC_PAYLOAD_TOO_LARGE',
+      );
+    });
+
+    // BUG: the route's content-type check accepts any application/*+json, but the JSON body parser reads only
+    // application/json, so PATCH with application/merge-patch+json and a JSON object body answers
+    // 400 SVC_MALFORMED_REQUEST "The body must be a JSON object of fields." Either read it or refuse it with 415.
+    it.failing(
+      'reads a +json body it accepts, or refuses it with 415, never calling a JSON object malformed',
+      async () => {
+        const book = await createBook({ title: 'Merge patch', pages: 1 });
+        const res = await request(t.server)
+          .patch(`/books/${String(book['id'])}`)
+          .set('Content-Type', 'application/merge-patch+json')
+          .send(JSON.stringify({ pages: 2 }));
+        expect([200, 415]).toContain(res.status);
+      },
+    );
+  });
+
   describe('a composite-key entity (Edition, /editions/<bookId>,<code>)', () => {
     it('creates, reads, patches and deletes by the comma-joined key', async () => {
       const res = await request(t.server).post('/editions').send({ bookId: 1, code: 'A', printRun: 500 });
