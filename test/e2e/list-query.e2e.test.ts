@@ -3,7 +3,7 @@ import request from 'supertest';
 import { Book, BOOKSTORE_ENTITIES, Note } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
-import { countRows, expectList, expectProblem, namedIn, pluck } from './support/e2e-http';
+import { countRows, expectList, expectProblem, namedIn, pluck, type Problem } from './support/e2e-http';
 
 const INJECTION = "'; DROP TABLE book; --";
 const NOTES = 105;
@@ -138,6 +138,55 @@ describe.each(TEST_DATABASES)('findMany over HTTP on $name', (db) => {
       expect(byTitle(await titles(query))).toEqual(byTitle(expected));
     });
 
+    it('filters by kind: boolean, datetime, date, enum, uuid and json null tests', async () => {
+      expect(byTitle(await titles('filter[published][eq]=true'))).toEqual(byTitle(['Alpha', 'Gamma 100%', 'Deltabx']));
+      expect(await titles('filter[updatedAt][gt]=2000-01-01T00:00:00Z&sort=pages&limit=1')).toEqual([INJECTION]);
+      expect(await titles('filter[updatedAt][lt]=2000-01-01')).toEqual([]);
+      const repo = t.dataSource.getRepository(Note);
+      const note = await repo.save({ text: 'typed note', priority: 'high', due: '2026-03-01', data: { a: 1 } });
+      const texts = async (query: string) =>
+        pluck<string>(expectList(await request(t.server).get(`/notes?${query}`)).items, 'text');
+      try {
+        expect(await texts('filter[due][eq]=2026-03-01')).toEqual(['typed note']);
+        expect(await texts('filter[due][between]=2026-01-01,2026-12-31')).toEqual(['typed note']);
+        expect(await texts('filter[priority][in]=high,low')).toEqual(['typed note']);
+        expect(await texts(`filter[id][eq]=${note.id}`)).toEqual(['typed note']);
+        expect(await texts('filter[data][isNotNull]=true')).toEqual(['typed note']);
+      } finally {
+        await repo.delete({ id: note.id });
+      }
+    });
+
+    it.each([
+      [
+        'more in values than maxInValues (100)',
+        `filter[pages][in]=${Array.from({ length: 101 }, (_, i) => i).join(',')}`,
+        'filter[pages][in]',
+      ],
+      [
+        'a pattern past maxLikePatternLength (200)',
+        `filter[title][contains]=${'x'.repeat(201)}`,
+        'filter[title][contains]',
+      ],
+      ['between with one value', 'filter[pages][between]=5', 'filter[pages][between]'],
+      ['an operator the kind does not take', 'filter[published][gt]=true', 'filter[published][gt]'],
+      ['a boolean that is not one', 'filter[published][eq]=maybe', 'filter[published][eq]'],
+      ['a date that does not exist', 'filter[updatedAt][gt]=2026-02-30', 'filter[updatedAt][gt]'],
+    ])('answers 400 SVC_QUERY_INVALID naming the parameter for %s', async (_what, query, param) => {
+      expect(namedIn(expectProblem(await request(t.server).get(`/books?${query}`), 400, 'SVC_QUERY_INVALID'))).toEqual([
+        param,
+      ]);
+    });
+
+    it('answers 400 SVC_QUERY_INVALID for groups nested past maxDepth (3)', async () => {
+      const problem = expectProblem(
+        await request(t.server).get('/books?filter[not][not][not][not][pages][eq]=1'),
+        400,
+        'SVC_QUERY_INVALID',
+      );
+      expect(namedIn(problem)[0]).toMatch(/^filter\[not\]/);
+    });
+
     it('counts the filtered set in total', async () => {
       expect(expectList(await request(t.server).get('/books?filter[pages][gt]=200&limit=1'))).toMatchObject({
         total: 2,
@@ -254,7 +303,13 @@ describe.each(TEST_DATABASES)('findMany over HTTP on $name', (db) => {
       ).toEqual(['select']);
     });
 
-    it.each([['select[author]=name'], ['include=author'], ['search[query]=alpha'], ['page[number]=2']])(
+    it('answers 400 naming select[author] when the relation is not included', async () => {
+      const res = await request(t.server).get('/books?select[author]=name');
+      expect(res.status).toBe(400);
+      expect(namedIn(res.body as Problem)).toEqual(['select[author]']);
+    });
+
+    it.each([['include=author'], ['search[query]=alpha'], ['page[number]=2']])(
       'answers 400 SVC_QUERY_UNSUPPORTED_PARAM to %s, which this resource does not take',
       async (query) => {
         const problem = expectProblem(
