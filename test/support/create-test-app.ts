@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EntityConfig, SvcOptions } from '@svc/core';
 import { Svc, SvcModule } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { testDataSourceOptions, type TestDatabase } from './test-databases';
 
 export interface TestApp {
@@ -23,10 +23,15 @@ export interface TestAppOptions {
   readonly controllers: Type[];
   readonly svc?: SvcOptions;
   readonly providers?: Type[];
+  /** Extra DataSource options (a query-counting logger, ...). */
+  readonly dataSource?: Partial<DataSourceOptions>;
 }
 
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
-  const dataSourceOptions = await testDataSourceOptions(options.db, options.suite, options.entities);
+  const dataSourceOptions = {
+    ...(await testDataSourceOptions(options.db, options.suite, options.entities)),
+    ...options.dataSource,
+  } as DataSourceOptions;
   const moduleRef = await Test.createTestingModule({
     imports: [
       TypeOrmModule.forRoot(dataSourceOptions),

@@ -48,6 +48,9 @@ export type {
   SvcOperationInput,
   RouteOptions,
 } from './config/entity-config';
+export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';
+export type { SelectConfigInput } from './query/select-config';
+export type { SearchConfigInput } from './query/search-config';
 export type { ResolvedEntity, ResolvedOperation } from './config/resolved-entity';
 
 export { ERROR_CATALOG, errorTypeUri } from './errors/error-catalog';
@@ -92,6 +95,7 @@ export type {
   FindManyArgs,
   FindManyResult,
   FindOneArgs,
+  LoadRelationArgs,
   WriteArgs,
   SvcInfrastructure,
   InfrastructureResolver,

@@ -20,6 +20,7 @@ const METHODS = {
   PATCH: RequestMethod.PATCH,
   DELETE: RequestMethod.DELETE,
 };
+const READ_OPERATIONS: ReadonlySet<StandardOperationId> = new Set(['findMany', 'findOne']);
 const BODY_OPERATIONS: ReadonlySet<StandardOperationId> = new Set(['createOne', 'updateOne', 'patchOne']);
 
 /** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
@@ -71,8 +72,9 @@ function createHandler(controller: Function, operation: StandardOperationId, par
         operation,
         id: request.params?.[param],
         body: takesBody ? request.body : undefined,
-        query:
-          operation === 'findMany' ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
+        query: READ_OPERATIONS.has(operation)
+          ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1))
+          : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         context: { request },
       });

@@ -1,5 +1,4 @@
 /** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
-import { randomUUID } from 'node:crypto';
 import type {
   AdapterSession,
   EntityKey,
@@ -8,6 +7,7 @@ import type {
   FindManyResult,
   FindOneArgs,
   FilterNode,
+  LoadRelationArgs,
   RepositoryAdapter,
   Row,
   RowView,
@@ -20,6 +20,7 @@ import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
 import { toEntityValues } from './write-values';
+import { loadRelation } from './relation-loader';
 
 /** Alias of the entity's table in SELECTs; columns are referenced unqualified, so it never appears elsewhere. */
 const TABLE_ALIAS = 'svc_row';
@@ -34,6 +35,8 @@ interface SelectArgs {
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
   private readonly table: EntityTable;
+  /** Tables of related entities, built on first use and kept. */
+  private readonly related = new Map<Function, EntityTable>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -131,6 +134,22 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     await this.guard('delete', () => query.execute());
   }
 
+  async loadRelation(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    return this.guard('read', () =>
+      loadRelation({ manager, table: this.table, tableOf: (target) => this.tableOf(target) }, args),
+    );
+  }
+
+  private tableOf(target: Function): EntityTable {
+    let table = this.related.get(target);
+    if (!table) {
+      table = new EntityTable(this.dataSource, target);
+      this.related.set(target, table);
+    }
+    return table;
+  }
+
   /** A SELECT on the entity's table with the key, filter and view conditions, bypassing TypeORM's own soft-delete filter. */
   private select(args: SelectArgs): SelectQueryBuilder<object> {
     const params = new SqlParameters();
@@ -178,7 +197,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     for (const column of this.table.primary) {
       const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
       if (generatedUuid && values[column.property] === undefined && this.table.dialect !== 'postgres') {
-        values[column.property] = randomUUID();
+        values[column.property] = globalThis.crypto.randomUUID();
       }
     }
     return values;

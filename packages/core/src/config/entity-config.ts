@@ -4,6 +4,7 @@ import type { OperationSettingsById, StandardOperationId, SvcSettings } from './
 import type { SvcContext } from '../service/svc-context';
 import type { SelectConfigInput } from '../query/select-config';
 import type { SearchConfigInput } from '../query/search-config';
+import type { IncludeConfigInput, RelationConfigInput } from './include-config';
 
 /** A field list that allows everything but some names. */
 export interface ExcludeList {
@@ -106,6 +107,10 @@ export interface EntityStructure {
   readonly select?: SelectConfigInput;
   /** `search[query]`; false (the default) refuses the parameter. */
   readonly search?: SearchConfigInput | false;
+  /** Relations a read may embed (opt-in). */
+  readonly include?: IncludeConfigInput;
+  /** Per-relation tuning, keyed by the entity's own relation names. */
+  readonly relations?: Readonly<Record<string, RelationConfigInput>>;
   /** Whitelist of operations: absent means defaults; present means only those named. */
   readonly operations?: EntityOperationsMap;
 }
@@ -123,6 +128,7 @@ export interface FindManyQuery {
   readonly onlyDeleted?: boolean;
   readonly select?: readonly string[] | string;
   readonly search?: string;
+  readonly include?: readonly string[] | string;
 }
 
 /** A resolved sort key list as the adapter receives it. */

@@ -12,6 +12,10 @@ import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
 import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
+import { buildIncludeConfig } from './include-config';
+import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
+import type { QueryErrors } from '../query/query-errors';
+import type { ApplyArgs } from './entity-config';
 import { buildSelectConfig } from '../query/select-config';
 import { buildSearchConfig } from '../query/search-config';
 import { BUILT_IN_SETTINGS } from './built-in-settings';
@@ -22,6 +26,8 @@ export interface ResolveEntityArgs {
   readonly global: GlobalSettings;
   readonly globalPolicy?: PolicyFunction;
   readonly adapter: RepositoryAdapter;
+  /** Looks up entities resolved by the same instance (for nested includes and scoped children). */
+  readonly peers?: (target: Function) => ResolvedEntity | undefined;
 }
 
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
@@ -40,6 +46,20 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     input: config.search,
     maxLength: limits.limits.maxLikePatternLength,
   });
+  const include = buildIncludeConfig({ entity: name, metadata, include: config.include, relations: config.relations });
+  if (include.relations.size > 0 && !adapter.loadRelation) {
+    throw new ConfigurationException({
+      entity: name,
+      path: 'include',
+      message: 'needs a repository adapter that can load relations (loadRelation).',
+    });
+  }
+  let resolved: ResolvedEntity | undefined;
+  const includer =
+    include.relations.size > 0
+      ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
+          resolveInclude(resolved!, request, errors, applyArgs)
+      : undefined;
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) {
     const opConfig = config.operations?.[id];
@@ -59,7 +79,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
         policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
         handler: typeof opConfig === 'object' ? opConfig.handler : undefined,
         list:
-          id === 'findMany'
+          id === 'findMany' || id === 'findOne'
             ? buildListQueryConfig({
                 entity: name,
                 metadata,
@@ -69,12 +89,13 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
                 softDelete,
                 select,
                 search,
+                include: includer,
               })
             : undefined,
       }),
     );
   }
-  return Object.freeze({
+  resolved = Object.freeze({
     name,
     target,
     config,
@@ -97,7 +118,11 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     output: { fields: select.fields },
     select,
     search,
+    include,
+    softDeleteOnReads: soft,
+    peer: (other: Function) => args.peers?.(other),
   });
+  return resolved;
 }
 
 function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): boolean {

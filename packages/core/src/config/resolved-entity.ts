@@ -7,6 +7,7 @@ import type { OutputProjection } from '../schema/output-projection';
 import type { WriteSchema } from '../schema/write-schema';
 import type { SearchConfig } from '../query/search-config';
 import type { SelectConfig } from '../query/select-config';
+import type { IncludeConfig } from './include-config';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -40,5 +41,10 @@ export interface ResolvedEntity {
   /** Item responses: the selectable fields (select.fields closes every body). */
   readonly output: OutputProjection;
   readonly select: SelectConfig;
+  readonly include: IncludeConfig;
+  /** Reads of this entity hide soft-deleted rows (resolved soft delete at entity scope). */
+  readonly softDeleteOnReads: boolean;
+  /** The resolved config of another entity served by the same Svc instance, if any. */
+  peer(target: Function): ResolvedEntity | undefined;
   readonly search?: SearchConfig;
 }

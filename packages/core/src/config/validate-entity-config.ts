@@ -18,7 +18,7 @@ const STRUCTURAL_KEYS = [
   'operations',
 ];
 /** Keys SPEC.md defines that this version does not serve yet: refused rather than silently ignored. */
-const NOT_YET = new Set(['set', 'include', 'relations']);
+const NOT_YET = new Set(['set']);
 const OPERATION_EXTRAS = ['handler', 'meta', 'policy', 'schema'];
 
 export function validateEntityConfig(entity: string, config: EntityConfig): void {
@@ -45,6 +45,7 @@ export function validateEntityConfig(entity: string, config: EntityConfig): void
   checkBlock(entity, 'filter', config.filter, ['fields', 'default', 'apply', 'limits']);
   checkBlock(entity, 'sort', config.sort, ['fields', 'default', 'apply']);
   checkBlock(entity, 'select', config.select, ['fields', 'default', 'apply']);
+  checkBlock(entity, 'include', config.include, ['fields', 'default', 'apply', 'limits']);
   if (config.policy !== undefined && typeof config.policy !== 'function') {
     throw new ConfigurationException({
       entity,

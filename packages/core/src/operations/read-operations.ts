@@ -3,7 +3,14 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
 import type { QueryPairs } from '../query/parse-query-string';
-import { resolveProgrammaticListQuery, resolveWireListQuery } from '../query/resolve-list-query';
+import {
+  resolveProgrammaticItemQuery,
+  resolveProgrammaticListQuery,
+  resolveWireItemQuery,
+  resolveWireListQuery,
+} from '../query/resolve-list-query';
+import { projectRow } from '../schema/output-projection';
+import { attachIncludes } from './attach-includes';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
@@ -48,22 +55,45 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
     count: plan.count,
     view: plan.view,
   });
-  return listResponse(call, {
+  const response = listResponse(call, {
     rows: result.rows,
     total: result.total,
     limit: plan.limit,
     offset: plan.offset,
     select: plan.select,
   });
+  const items = (response.body as { items: Record<string, unknown>[] }).items;
+  await attachIncludes(plan.include, result.rows, items, includeArgs(call));
+  return response;
 }
 
 export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
   const key = readLookupKey(call);
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
+  const query = call.request.query;
+  const shape = Array.isArray(query)
+    ? await resolveWireItemQuery(query as QueryPairs, listConfig(call), call.operation.id, call.context)
+    : await resolveProgrammaticItemQuery(
+        (query ?? {}) as FindManyQuery,
+        listConfig(call),
+        call.operation.id,
+        call.context,
+      );
   const row = await loadRow(call, key, { view: liveView(call) });
   await checkPolicy(call, { entity: row });
-  return itemResponse(call, row, { conditional: true });
+  const body = projectRow(row, { fields: shape.select });
+  await attachIncludes(shape.include, [row], [body], includeArgs(call));
+  return itemResponse(call, row, { conditional: true, body });
+}
+
+function includeArgs(call: OperationCall) {
+  return {
+    adapter: call.entity.adapter,
+    entity: call.entity.name,
+    context: call.context,
+    operation: call.operation.id,
+  };
 }
 
 /** The bootstrap list config, rebuilt only when per-call settings change the chain. */

@@ -36,6 +36,20 @@ export interface FindOneArgs {
   readonly session?: AdapterSession;
 }
 
+export interface LoadRelationArgs {
+  /** A relation property of this adapter's entity. */
+  readonly relation: string;
+  /** Parent rows as this adapter returned them (they hold the primary key and any mapped foreign keys). */
+  readonly parents: readonly Row[];
+  /** Owning to-one only: answer `{ <targetKey>: fk }` objects from the parent's foreign key, without reading the target. */
+  readonly keysOnly?: boolean;
+  /** Conditions the target rows must meet (the target entity's `filter.apply`). */
+  readonly where?: FilterNode;
+  /** Which target rows are visible when the target has a soft-delete marker. */
+  readonly view: RowView;
+  readonly session?: AdapterSession;
+}
+
 export interface WriteArgs {
   readonly session: AdapterSession;
 }
@@ -61,6 +75,11 @@ export interface RepositoryAdapter {
   restore(key: EntityKey, args: WriteArgs): Promise<void>;
   /** Removes the row for good. */
   remove(key: EntityKey, args: WriteArgs): Promise<void>;
+  /**
+   * Loads one relation for many parents with a fixed number of statements (independent of how many parents), and
+   * returns one entry per parent in order: the target row or null for a to-one, the target rows for a to-many.
+   */
+  loadRelation?(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]>;
 }
 
 /** What `SvcOptions.infrastructure` is: it hands out one adapter per entity class. */

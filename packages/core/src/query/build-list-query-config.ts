@@ -153,7 +153,13 @@ export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortA
 
 /** The whole list-read config of one operation. */
 export function buildListQueryConfig(
-  args: BuildArgs & { settings: ResolvedSettings; softDelete: boolean; select?: SelectConfig; search?: SearchConfig },
+  args: BuildArgs & {
+    settings: ResolvedSettings;
+    softDelete: boolean;
+    select?: SelectConfig;
+    search?: SearchConfig;
+    include?: ListQueryConfig['include'];
+  },
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
   const sort = buildSortAllowlist(args);
@@ -173,6 +179,7 @@ export function buildListQueryConfig(
     sortApply: checkFunction(args.entity, 'sort.apply', args.sort?.apply),
     select: args.select ?? buildSelectConfig(args.entity, args.metadata, undefined),
     search: args.search,
+    include: args.include,
     softDelete: args.softDelete,
     pagination: {
       defaultLimit: args.settings.pagination.defaultLimit,

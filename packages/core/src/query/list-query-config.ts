@@ -5,6 +5,9 @@ import type { FilterNode, SortKey } from './query-ast';
 import type { SortAllowlist } from './resolve-sort';
 import type { SearchConfig } from './search-config';
 import type { SelectConfig } from './select-config';
+import type { IncludeNode, IncludeRequest } from './resolve-include';
+import type { QueryErrors } from './query-errors';
+import type { ApplyArgs } from '../config/entity-config';
 
 export interface ListQueryConfig {
   readonly entity: string;
@@ -17,6 +20,8 @@ export interface ListQueryConfig {
   readonly sortDefault: readonly SortKey[];
   readonly sortApply?: SortConfig['apply'];
   readonly select: SelectConfig;
+  /** Resolves `include=` and `select[<relation>]=` against the entity and its peers. */
+  readonly include?: (request: IncludeRequest, errors: QueryErrors, args: ApplyArgs) => Promise<IncludeNode[]>;
   /** Undefined: search is off and `search[query]` is refused. */
   readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */

@@ -16,6 +16,9 @@ export interface WireListQuery {
   select?: string;
   /** `search[query]`. */
   search?: string;
+  include?: string;
+  /** `select[<relation path>]` values by path. */
+  relationSelects?: Map<string, string>;
 }
 
 const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
@@ -26,12 +29,12 @@ const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
   ['onlyDeleted', 'onlyDeleted'],
   ['select', 'select'],
   ['search[query]', 'search'],
+  ['include', 'include'],
 ]);
 
 /** Parameters of the grammar that this version of the resource does not take (select, include, search, ...). */
 const NOT_TAKEN = new Map<string, string>([
-  ['select', 'select[<relation>] projects an included relation, and this resource includes none. Remove it.'],
-  ['include', 'include is not supported by this resource. Remove it.'],
+  ['include', 'include takes a comma list of relation paths: include=author,tags. Remove the brackets.'],
   ['search', 'search takes only search[query]. Remove the other search parameters.'],
   ['page', 'page[...] is not taken under the offset strategy. Use limit and offset.'],
   ['cursor', 'cursor is not taken under the offset strategy. Use limit and offset.'],
@@ -62,7 +65,11 @@ export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireList
     }
     const segments = splitBracketKey(key);
     const root = segments?.[0] ?? key.split('[')[0]!;
-    if (root === 'filter' && segments) {
+    if (root === 'select' && segments?.length === 2 && segments[1]) {
+      const selects = (query.relationSelects ??= new Map());
+      if (selects.has(segments[1])) errors.add(key, 'repeated', `${key} is given more than once. Send it once.`);
+      else selects.set(segments[1], value);
+    } else if (root === 'filter' && segments) {
       addBracketFilter(query, segments.slice(1), key, value, errors);
     } else if (NOT_TAKEN.has(root)) {
       errors.unsupportedParam(key, NOT_TAKEN.get(root)!);

@@ -10,6 +10,7 @@ import { resolveFilterExpression } from './resolve-filter-expression';
 import { resolveApplyFilter } from './resolve-apply-filter';
 import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
+import type { IncludeNode } from './resolve-include';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
 export interface ListReadPlan {
@@ -21,6 +22,7 @@ export interface ListReadPlan {
   readonly view: RowView;
   /** The fields each item serves. */
   readonly select: readonly string[];
+  readonly include: readonly IncludeNode[];
 }
 
 const MAX_OFFSET = 2147483647;
@@ -45,7 +47,17 @@ export function resolveProgrammaticListQuery(
   context: SvcContext,
 ): Promise<ListReadPlan> {
   const errors = new QueryErrors();
-  const known = new Set(['filter', 'sort', 'limit', 'offset', 'withDeleted', 'onlyDeleted', 'select', 'search']);
+  const known = new Set([
+    'filter',
+    'sort',
+    'limit',
+    'offset',
+    'withDeleted',
+    'onlyDeleted',
+    'select',
+    'search',
+    'include',
+  ]);
   for (const key of Object.keys(query))
     if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
   const wire: WireListQuery = {
@@ -57,8 +69,61 @@ export function resolveProgrammaticListQuery(
     onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
     select: Array.isArray(query.select) ? query.select.join(',') : (query.select as string | undefined),
     search: query.search,
+    include: Array.isArray(query.include) ? query.include.join(',') : (query.include as string | undefined),
   };
   return resolveQuery(wire, config, errors, { operation, context });
+}
+
+export interface ItemReadPlan {
+  readonly select: readonly string[];
+  readonly include: readonly IncludeNode[];
+}
+
+const ITEM_PARAMS: ReadonlySet<keyof WireListQuery> = new Set(['select', 'include', 'relationSelects']);
+
+/** findOne takes only `select`, `select[<relation>]` and `include`; anything else is an unsupported parameter. */
+export async function resolveWireItemQuery(
+  pairs: QueryPairs,
+  config: ListQueryConfig,
+  operation: string,
+  context: SvcContext,
+): Promise<ItemReadPlan> {
+  const errors = new QueryErrors();
+  return resolveItem(readListParams(pairs, errors), config, errors, { operation, context });
+}
+
+export async function resolveProgrammaticItemQuery(
+  query: FindManyQuery,
+  config: ListQueryConfig,
+  operation: string,
+  context: SvcContext,
+): Promise<ItemReadPlan> {
+  const errors = new QueryErrors();
+  const wire: WireListQuery = {
+    select: Array.isArray(query.select) ? query.select.join(',') : (query.select as string | undefined),
+    include: Array.isArray(query.include) ? query.include.join(',') : (query.include as string | undefined),
+  };
+  for (const key of Object.keys(query))
+    if (!['select', 'include'].includes(key)) (wire as Record<string, unknown>)[key] = true;
+  return resolveItem(wire, config, errors, { operation, context });
+}
+
+async function resolveItem(
+  wire: WireListQuery,
+  config: ListQueryConfig,
+  errors: QueryErrors,
+  args: { operation: string; context: SvcContext },
+): Promise<ItemReadPlan> {
+  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
+    if (!ITEM_PARAMS.has(key) && wire[key] !== undefined) {
+      const param = key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key;
+      errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
+    }
+  }
+  const select = await resolveSelect(config.select, wire.select, errors, { ...args, entity: config.entity });
+  const include = await resolveIncludes(wire, config, errors, args);
+  errors.throwIfAny();
+  return { select, include };
 }
 
 async function resolveQuery(
@@ -81,6 +146,7 @@ async function resolveQuery(
   const view = readView(wire, config, errors);
   const search = readSearch(wire, config, errors);
   const select = await resolveSelect(config.select, wire.select, errors, { ...args, entity: config.entity });
+  const include = await resolveIncludes(wire, config, errors, args);
   errors.throwIfAny();
   const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {
     ...args,
@@ -94,7 +160,27 @@ async function resolveQuery(
     count: config.pagination.count,
     view,
     select,
+    include,
   };
+}
+
+async function resolveIncludes(
+  wire: WireListQuery,
+  config: ListQueryConfig,
+  errors: QueryErrors,
+  args: { operation: string; context: SvcContext },
+): Promise<IncludeNode[]> {
+  if (config.include) return config.include({ include: wire.include, selects: wire.relationSelects }, errors, args);
+  if (wire.include !== undefined)
+    errors.unsupportedParam('include', 'include is not taken by this resource. Remove it.');
+  for (const path of wire.relationSelects?.keys() ?? []) {
+    errors.add(
+      `select[${path}]`,
+      'not_included',
+      `select[${path}] projects a relation this resource cannot include. Remove it.`,
+    );
+  }
+  return [];
 }
 
 function readSearch(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): FilterNode | undefined {

@@ -8,6 +8,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/repository-adapter';
 import { SvcEngine } from './svc-engine';
 import { SvcService } from './svc-service';
+import type { ResolvedEntity } from '../config/resolved-entity';
 
 /** Global options: the settings keys, flat, plus the live objects that are not settings. */
 export interface SvcOptions extends GlobalSettings {
@@ -34,6 +35,8 @@ const OPTION_KEYS = [
 ];
 
 export class SvcInstance {
+  private readonly resolved = new Map<Function, ResolvedEntity>();
+
   constructor(readonly options: SvcOptions) {}
 
   /** Resolves and validates one entity's config and returns its service. */
@@ -51,7 +54,10 @@ export class SvcInstance {
       });
     }
     const { infrastructure: _i, policy, ...global } = this.options;
-    return new SvcService<T>(new SvcEngine(resolveEntity({ target, config, global, globalPolicy: policy, adapter })));
+    const peers = (other: Function) => this.resolved.get(other);
+    const entity = resolveEntity({ target, config, global, globalPolicy: policy, adapter, peers });
+    if (!this.resolved.has(target)) this.resolved.set(target, entity);
+    return new SvcService<T>(new SvcEngine(entity));
   }
 }
 

@@ -8,9 +8,9 @@ import { ifNoneMatchHits } from './precondition-stage';
 export function itemResponse(
   call: OperationCall,
   row: Row,
-  options: { status?: number; conditional?: boolean } = {},
+  options: { status?: number; conditional?: boolean; body?: Record<string, unknown> } = {},
 ): ExecuteResponse {
-  const body = projectRow(row, call.entity.output);
+  const body = options.body ?? projectRow(row, call.entity.output);
   if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
   const etag = computeEtag(body);
   if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };

@@ -1,0 +1,74 @@
+/** Embeds included relations into projected items, one batched load per include node whatever the page size. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { AdapterSession, RepositoryAdapter, Row } from '../persistence/repository-adapter';
+import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import type { IncludeNode } from '../query/resolve-include';
+import { projectRow } from '../schema/output-projection';
+import type { SvcContext } from '../service/svc-context';
+
+export interface AttachArgs {
+  readonly adapter: RepositoryAdapter;
+  readonly entity: string;
+  readonly context: SvcContext;
+  readonly operation: string;
+  readonly session?: AdapterSession;
+}
+
+/** Sets `items[i][node.name]` for every node; `rows[i]` is the row behind `items[i]`. */
+export async function attachIncludes(
+  nodes: readonly IncludeNode[],
+  rows: readonly Row[],
+  items: Record<string, unknown>[],
+  args: AttachArgs,
+): Promise<void> {
+  if (nodes.length === 0 || rows.length === 0) return;
+  const load = args.adapter.loadRelation?.bind(args.adapter);
+  if (!load)
+    throw new ConfigurationException({
+      entity: args.entity,
+      path: 'include',
+      message: 'the repository adapter cannot load relations.',
+    });
+  for (const node of nodes) {
+    const target = node.target;
+    const where = target
+      ? await resolveApplyFilter(target.filterApply, target.serverFilter, {
+          entity: target.name,
+          operation: args.operation,
+          context: args.context,
+        })
+      : undefined;
+    const view = target && !target.softDeleteOnReads ? 'all' : 'live';
+    const loaded = await load({
+      relation: node.relation.property,
+      parents: rows,
+      keysOnly: node.strategy === 'key',
+      where,
+      view,
+      session: args.session,
+    });
+    const fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
+    const project = (row: Row) =>
+      fields ? projectRow(row, { fields }) : projectRow(row, { fields: Object.keys(row) });
+    const childRows: Row[] = [];
+    const childItems: Record<string, unknown>[] = [];
+    loaded.forEach((value, index) => {
+      const collect = (row: Row) => {
+        const item = project(row);
+        childRows.push(row);
+        childItems.push(item);
+        return item;
+      };
+      items[index]![node.name] = Array.isArray(value) ? value.map(collect) : value === null ? null : collect(value);
+    });
+    if (node.children.length > 0 && node.strategy !== 'key') {
+      const childAdapter = target?.adapter;
+      if (!childAdapter) continue;
+      await attachIncludes(node.children, childRows, childItems, {
+        ...args,
+        adapter: childAdapter,
+        entity: target.name,
+      });
+    }
+  }
+}

@@ -1,0 +1,209 @@
+/** Loads one relation for a page of parents with a fixed number of statements: one per hop, never one per parent. */
+import type { FilterNode, LoadRelationArgs, Row, RowView } from '@svc/core';
+import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
+import type { RelationMetadata as OrmRelation } from 'typeorm/metadata/RelationMetadata';
+import type { EntityTable, TableColumn } from './entity-table';
+import { filterToSql, SqlParameters } from './filter-sql';
+
+const PARENT_ALIAS = 'svc_parent';
+const TARGET_ALIAS = 'svc_target';
+
+export interface RelationLoaderContext {
+  readonly manager: EntityManager;
+  readonly table: EntityTable;
+  /** The precomputed table of another entity of the same DataSource. */
+  readonly tableOf: (target: Function) => EntityTable;
+}
+
+type Loaded = (Row | Row[] | null)[];
+
+export async function loadRelation(context: RelationLoaderContext, args: LoadRelationArgs): Promise<Loaded> {
+  const relation = context.table.orm.findRelationWithPropertyPath(args.relation);
+  if (!relation) throw new Error(`@svc/typeorm: '${args.relation}' is not a relation of ${context.table.name}.`);
+  if (args.parents.length === 0) return [];
+  if (relation.isManyToOne || relation.isOneToOneOwner) return loadOwningToOne(context, relation, args);
+  if (relation.isOneToMany || relation.isOneToOneNotOwner) return loadInverse(context, relation, args);
+  return loadManyToMany(context, relation, args);
+}
+
+/** The parent holds the foreign key: read it (from the row, or with one statement), then the targets by key. */
+async function loadOwningToOne(
+  context: RelationLoaderContext,
+  relation: OrmRelation,
+  args: LoadRelationArgs,
+): Promise<Loaded> {
+  const join = single(relation.joinColumns, relation);
+  const referenced = join.referencedColumn!;
+  const foreignKeys = await parentForeignKeys(context, join, args);
+  const present = foreignKeys.filter((value) => value !== null && value !== undefined);
+  if (args.keysOnly)
+    return foreignKeys.map((value) =>
+      value === null || value === undefined ? null : { [referenced.propertyPath]: value },
+    );
+  const target = context.tableOf(relation.inverseEntityMetadata.target as Function);
+  const targetColumn = target.requireColumn(referenced.propertyPath);
+  const rows = present.length === 0 ? [] : await selectTargets(context, target, targetColumn, unique(present), args);
+  const byKey = new Map(rows.map(({ row }) => [String(row[targetColumn.property]), row]));
+  return foreignKeys.map((value) =>
+    value === null || value === undefined ? null : (byKey.get(String(value)) ?? null),
+  );
+}
+
+/** The target holds the foreign key: one statement selects the targets of every parent at once. */
+async function loadInverse(
+  context: RelationLoaderContext,
+  relation: OrmRelation,
+  args: LoadRelationArgs,
+): Promise<Loaded> {
+  const inverse = relation.inverseRelation;
+  if (!inverse) throw new Error(`@svc/typeorm: '${relation.propertyPath}' has no inverse side to load it through.`);
+  const join = single(inverse.joinColumns, relation);
+  const parentColumn = context.table.requireColumn(join.referencedColumn!.propertyPath);
+  const parentValues = args.parents.map((row) => row[parentColumn.property]);
+  const target = context.tableOf(relation.inverseEntityMetadata.target as Function);
+  const foreignKey = { quoted: target.driver.escape(join.databaseName), orm: join } as TableColumn;
+  const rows = await selectTargets(context, target, foreignKey, unique(parentValues), args, true);
+  const byParent = groupBy(rows);
+  return parentValues.map((value) => {
+    const children = byParent.get(String(value)) ?? [];
+    return relation.isOneToOneNotOwner ? (children[0] ?? null) : children;
+  });
+}
+
+/** Two statements: the junction rows of every parent, then every target they name. */
+async function loadManyToMany(
+  context: RelationLoaderContext,
+  relation: OrmRelation,
+  args: LoadRelationArgs,
+): Promise<Loaded> {
+  const junction = relation.junctionEntityMetadata!;
+  const [parentSide, targetSide] = relation.isOwning
+    ? [junction.ownerColumns, junction.inverseColumns]
+    : [junction.inverseColumns, junction.ownerColumns];
+  const parentJoin = single(parentSide, relation);
+  const targetJoin = single(targetSide, relation);
+  const parentColumn = context.table.requireColumn(parentJoin.referencedColumn!.propertyPath);
+  const parentValues = args.parents.map((row) => row[parentColumn.property]);
+  const driver = context.table.driver;
+  const params = new SqlParameters();
+  const links = await context.manager
+    .createQueryBuilder()
+    .select(`${driver.escape(parentJoin.databaseName)}`, 'parent_key')
+    .addSelect(`${driver.escape(targetJoin.databaseName)}`, 'target_key')
+    .from(junction.target, 'svc_junction')
+    .where(
+      inList(driver.escape(parentJoin.databaseName), unique(parentValues), params, (value) =>
+        context.table.persistentValue(parentColumn, value),
+      ),
+      params.values,
+    )
+    .getRawMany<{ parent_key: unknown; target_key: unknown }>();
+  const target = context.tableOf(relation.inverseEntityMetadata.target as Function);
+  const targetColumn = target.requireColumn(targetJoin.referencedColumn!.propertyPath);
+  const targetKeys = unique(links.map((link) => link.target_key));
+  const rows = targetKeys.length === 0 ? [] : await selectTargets(context, target, targetColumn, targetKeys, args);
+  const byKey = new Map(rows.map(({ row }) => [String(row[targetColumn.property]), row]));
+  const byParent = new Map<string, Row[]>();
+  for (const link of links) {
+    const row = byKey.get(String(link.target_key));
+    if (!row) continue;
+    const list = byParent.get(String(link.parent_key)) ?? [];
+    list.push(row);
+    byParent.set(String(link.parent_key), list);
+  }
+  return parentValues.map((value) => byParent.get(String(value)) ?? []);
+}
+
+/** Foreign-key values of each parent, read from the row when the FK is a mapped property, else in one statement. */
+async function parentForeignKeys(
+  context: RelationLoaderContext,
+  join: OrmColumn,
+  args: LoadRelationArgs,
+): Promise<unknown[]> {
+  const { table } = context;
+  const mapped = table.columns.find((column) => column.databaseName === join.databaseName);
+  if (mapped) return args.parents.map((row) => row[mapped.property]);
+  if (table.primary.length !== 1)
+    throw new Error(`@svc/typeorm: ${table.name} needs a single-column primary key to load '${args.relation}'.`);
+  const pk = table.primary[0]!;
+  const params = new SqlParameters();
+  const keys = args.parents.map((row) => row[pk.property]);
+  const raw = await context.manager
+    .createQueryBuilder()
+    .select(pk.quoted, 'parent_key')
+    .addSelect(table.driver.escape(join.databaseName), 'foreign_key')
+    .from(table.orm.target, PARENT_ALIAS)
+    .withDeleted()
+    .where(
+      inList(pk.quoted, unique(keys), params, (value) => table.persistentValue(pk, value)),
+      params.values,
+    )
+    .getRawMany<{ parent_key: unknown; foreign_key: unknown }>();
+  const byParent = new Map(raw.map((entry) => [String(entry.parent_key), entry.foreign_key]));
+  return keys.map((key) => byParent.get(String(key)) ?? null);
+}
+
+/** The target rows whose `column` is in `values`, inside the caller's scope and row view, ordered by primary key. */
+async function selectTargets(
+  context: RelationLoaderContext,
+  target: EntityTable,
+  column: Pick<TableColumn, 'quoted' | 'orm'>,
+  values: readonly unknown[],
+  args: { where?: FilterNode; view: RowView },
+  withParentKey = false,
+): Promise<{ row: Row; parent?: unknown }[]> {
+  const params = new SqlParameters();
+  const conditions = [
+    inList(column.quoted, values, params, (value) => target.driver.preparePersistentValue(value, column.orm)),
+  ];
+  if (args.where) conditions.push(filterToSql(args.where, target, params));
+  if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
+  if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
+  const query: SelectQueryBuilder<ObjectLiteral> = context.manager
+    .createQueryBuilder()
+    .select(target.selectList)
+    .from(target.orm.target, TARGET_ALIAS)
+    .withDeleted()
+    .where(conditions.join(' AND '), params.values);
+  if (withParentKey) query.addSelect(column.quoted, 'svc_parent_key');
+  for (const key of target.primary) query.addOrderBy(key.quoted, 'ASC');
+  const raw = await query.getRawMany<Record<string, unknown>>();
+  return raw.map((entry) => ({ row: target.hydrate(entry), parent: entry['svc_parent_key'] }));
+}
+
+function groupBy(rows: readonly { row: Row; parent?: unknown }[]): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const { row, parent } of rows) {
+    const list = out.get(String(parent)) ?? [];
+    list.push(row);
+    out.set(String(parent), list);
+  }
+  return out;
+}
+
+function inList(
+  quoted: string,
+  values: readonly unknown[],
+  params: SqlParameters,
+  prepare: (value: unknown) => unknown,
+): string {
+  if (values.length === 0) return '1 = 0';
+  return `${quoted} IN (${values.map((value) => params.bind(prepare(value))).join(', ')})`;
+}
+
+function unique(values: readonly unknown[]): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const value of values)
+    if (value !== null && value !== undefined && !seen.has(String(value))) seen.set(String(value), value);
+  return [...seen.values()];
+}
+
+function single(columns: readonly OrmColumn[], relation: OrmRelation): OrmColumn {
+  if (columns.length !== 1) {
+    throw new Error(
+      `@svc/typeorm: '${relation.propertyPath}' joins on ${columns.length} columns; only single-column joins can be loaded.`,
+    );
+  }
+  return columns[0]!;
+}
