@@ -17,6 +17,7 @@ describe.each(TEST_DATABASES)('Soft delete over HTTP on $name', (db) => {
         svcController('books', Book),
         svcController('hard-books', Book, { delete: { strategy: 'hard' } }),
         svcController('all-books', Book, { delete: false }),
+        svcController('peek-books', Book, { operations: { findMany: true, findOne: { delete: false } } }),
         svcController('notes', Note),
       ],
     });
@@ -214,6 +215,16 @@ describe.each(TEST_DATABASES)('Soft delete over HTTP on $name', (db) => {
         404,
         'SVC_ROUTE_NOT_FOUND',
       );
+    });
+  });
+
+  describe('delete: false at one read operation (operations.findOne.delete)', () => {
+    it('shows a soft-deleted row to that operation only', async () => {
+      const gone = await deleted('SD peek gone');
+      expect(expectItem(await request(t.server).get(`/peek-books/${String(gone['id'])}`))['title']).toBe(
+        'SD peek gone',
+      );
+      expect(await titles('/peek-books', 'SD peek')).toEqual([]);
     });
   });
 
