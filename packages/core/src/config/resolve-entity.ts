@@ -54,11 +54,12 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       message: 'needs a repository adapter that can load relations (loadRelation).',
     });
   }
-  let resolved: ResolvedEntity | undefined;
+  // The include resolver needs the finished entity, which is built below.
+  const self: { entity?: ResolvedEntity } = {};
   const includer =
     include.relations.size > 0
       ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
-          resolveInclude(resolved!, request, errors, applyArgs)
+          resolveInclude(self.entity!, request, errors, applyArgs)
       : undefined;
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) {
@@ -95,7 +96,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       }),
     );
   }
-  resolved = Object.freeze({
+  const resolved: ResolvedEntity = Object.freeze({
     name,
     target,
     config,
@@ -122,6 +123,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     softDeleteOnReads: soft,
     peer: (other: Function) => args.peers?.(other),
   });
+  self.entity = resolved;
   return resolved;
 }
 
