@@ -39,22 +39,49 @@ function bySpecificity(a: StandardOperationId, b: StandardOperationId): number {
 
 export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
+  // Methods per path, for OPTIONS's Allow header.
+  const allowed = new Map<string, Set<string>>();
   for (const id of routedOperations(config).sort(bySpecificity)) {
     const route = STANDARD_ROUTES[id];
-    const name = `svc${id[0]!.toUpperCase()}${id.slice(1)}`;
-    if (Object.prototype.hasOwnProperty.call(controller.prototype, name)) continue;
-    const handler = createHandler(controller, id, param);
+    const path = route.path.replace(':id', `:${param}`);
+    const methods = allowed.get(path) ?? new Set(['OPTIONS']);
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    allowed.set(path, methods);
+    defineRoute(
+      controller,
+      `svc${id[0]!.toUpperCase()}${id.slice(1)}`,
+      path,
+      METHODS[route.method],
+      createHandler(controller, id, param),
+    );
+  }
+  for (const [path, methods] of allowed) {
+    const allow = [...methods].join(', ');
+    const name = `svcOptions_${path.replace(/\W/g, '_')}`;
+    defineRoute(controller, name, path, RequestMethod.OPTIONS, async (_request: Request, response: Response) => {
+      response.status(204).setHeader('Allow', allow);
+      response.end();
+    });
+  }
+}
+
+function defineRoute(
+  controller: Function,
+  name: string,
+  path: string,
+  method: RequestMethod,
+  handler: (request: Request, response: Response) => Promise<void>,
+): void {
+  if (Object.prototype.hasOwnProperty.call(controller.prototype, name)) return;
+  {
     Object.defineProperty(handler, 'name', { value: name });
     Object.defineProperty(controller.prototype, name, { value: handler, writable: true, configurable: true });
     const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name)!;
     Reflect.defineMetadata('design:paramtypes', [Object, Object], controller.prototype, name);
     Req()(controller.prototype, name, 0);
     Res()(controller.prototype, name, 1);
-    RequestMapping({ path: route.path.replace(':id', `:${param}`), method: METHODS[route.method] })(
-      controller.prototype,
-      name,
-      descriptor,
-    );
+    RequestMapping({ path, method })(controller.prototype, name, descriptor);
   }
 }
 
@@ -81,8 +108,9 @@ function createHandler(controller: Function, operation: StandardOperationId, par
       response.status(result.status);
       for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
       if (result.resourceId !== undefined) response.setHeader('Location', locationOf(request, result.resourceId));
+      // Written directly: Express's res.json would run its own freshness check and answer 304s Svc did not decide.
       if (result.body === undefined || result.status === 204 || result.status === 304) response.end();
-      else response.json(result.body);
+      else response.setHeader('Content-Type', 'application/json; charset=utf-8').end(JSON.stringify(result.body));
     } catch (error) {
       writeProblem(request, response, error);
     }
@@ -91,7 +119,7 @@ function createHandler(controller: Function, operation: StandardOperationId, par
 
 function isJson(request: Request): boolean {
   const type = request.headers['content-type'];
-  return typeof type === 'string' && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
+  return typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type);
 }
 
 function header(request: Request, name: string): string | undefined {

@@ -16,7 +16,8 @@ export function canonicalJson(value: unknown): string {
 /** `"<hash>"` of the representation (two independent 53-bit hashes, 106 bits in all). */
 export function computeEtag(representation: unknown): string {
   const text = canonicalJson(representation);
-  return `"${hash53(text, 0x9e3779b9).toString(36)}${hash53(text, 0x85ebca6b).toString(36)}"`;
+  const half = (seed: number) => hash53(text, seed).toString(36).padStart(11, '0');
+  return `"${half(0x9e3779b9)}${half(0x85ebca6b)}"`;
 }
 
 /** Weak comparison (If-None-Match): `*` matches; W/ prefixes are ignored. */

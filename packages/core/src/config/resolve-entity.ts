@@ -67,7 +67,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     const opScope = typeof opConfig === 'object' ? pickSettings(opConfig) : undefined;
     const scopes = [global, config, opScope];
     const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
-    const softDelete = soft && settings.delete !== false;
+    const softDelete = soft && resolveSoftDelete(name, settings, metadata);
+    refuseUnservedSettings(name, id, settings);
     const opPolicy = typeof opConfig === 'object' ? opConfig.policy : undefined;
     operations.set(
       id,
@@ -95,6 +96,19 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
             : undefined,
       }),
     );
+  }
+  if (!operations.has('findMany') && !operations.has('findOne')) {
+    // No read is served, but a misspelt allowlist is still a configuration error, found now.
+    buildListQueryConfig({
+      entity: name,
+      metadata,
+      filter: config.filter,
+      sort: config.sort,
+      settings: entitySettings,
+      softDelete: soft,
+      select,
+      search,
+    });
   }
   const resolved: ResolvedEntity = Object.freeze({
     name,
@@ -140,6 +154,28 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
     });
   }
   return strategy !== 'hard' && hasMarker;
+}
+
+/**
+ * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
+ * a pagination strategy other than offset, a result-cache ttl, and realtime.
+ */
+function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
+  const fail = (path: string, message: string) => {
+    throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
+  };
+  if (id === 'findMany' && settings.pagination.strategy !== 'offset') {
+    fail(
+      'pagination.strategy',
+      `'${settings.pagination.strategy}' is not served by this version of Svc yet; only 'offset' is. Remove it.`,
+    );
+  }
+  if ((id === 'findMany' || id === 'findOne') && settings.cache !== false && settings.cache.ttl !== false) {
+    fail('cache.ttl', 'the result cache is not served by this version of Svc yet. Remove ttl (ETags need no ttl).');
+  }
+  if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {
+    fail('realtime', 'realtime events are not served by this version of Svc yet. Remove it, or set realtime: false.');
+  }
 }
 
 function resolveLookup(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): ResolvedEntity['lookup'] {

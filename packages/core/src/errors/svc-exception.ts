@@ -77,9 +77,9 @@ export class MalformedRequestException extends SvcException {
 
 /** 403 SVC_FORBIDDEN: the policy refused the operation. */
 export class ForbiddenException extends SvcException {
-  constructor(operation: string, entity: string) {
+  constructor(operation: string, entity: string, detail?: string) {
     super('SVC_FORBIDDEN', {
-      detail: `The policy refused ${operation} on ${entity}. Ask for access, or act on rows you may use.`,
+      detail: detail ?? `The policy refused ${operation} on ${entity}. Ask for access, or act on rows you may use.`,
       params: { operation, entity },
     });
   }

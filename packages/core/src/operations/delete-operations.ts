@@ -3,7 +3,7 @@ import { AlreadyDeletedException, NotDeletedException } from '../errors/svc-exce
 import { projectRow } from '../schema/output-projection';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { loadRow } from '../pipeline/stages/load-row-stage';
+import { loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { emptyResponse, itemResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { checkIfMatch } from '../pipeline/stages/precondition-stage';
@@ -17,7 +17,7 @@ export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
   await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
     const key = primaryKeyOf(call, row);
-    if (!call.operation.softDelete) return call.entity.adapter.remove(key, { session });
+    if (!softDeletes(call)) return call.entity.adapter.remove(key, { session });
     if (isDeleted(call, row)) throw new AlreadyDeletedException(call.entity.name, call.request.id);
     await call.entity.adapter.softDelete(key, { session });
   });
@@ -25,8 +25,8 @@ export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> {
-  readLookupKey(call);
-  if (call.operation.handler) return itemResponse(call, (await runHandler(call, {})) as Row);
+  const lookup = readLookupKey(call);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: lookup })) as Row);
   const row = await runInTransaction(call, async (session) => {
     const current = await lockedRow(call, session);
     if (!isDeleted(call, current)) throw new NotDeletedException(call.entity.name, call.request.id);
@@ -38,12 +38,11 @@ export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> 
 }
 
 export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
-  readLookupKey(call);
-  if (call.operation.handler) return (await runHandler(call, {}), emptyResponse());
+  const lookup = readLookupKey(call);
+  if (call.operation.handler) return (await runHandler(call, { id: lookup }), emptyResponse());
   await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
-    if (call.operation.softDelete && !isDeleted(call, row))
-      throw new NotDeletedException(call.entity.name, call.request.id);
+    if (softDeletes(call) && !isDeleted(call, row)) throw new NotDeletedException(call.entity.name, call.request.id);
     await call.entity.adapter.remove(primaryKeyOf(call, row), { session });
   });
   return emptyResponse();

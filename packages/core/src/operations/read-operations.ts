@@ -13,7 +13,7 @@ import { projectRow } from '../schema/output-projection';
 import { attachIncludes } from './attach-includes';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { readLookupKey } from '../pipeline/stages/key-stage';
-import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
@@ -109,7 +109,6 @@ function listConfig(call: OperationCall) {
     settings: call.settings,
     select: entity.select,
     search: entity.search,
-    softDelete:
-      entity.metadata.deleteMarker !== undefined && call.operation.softDelete && call.settings.delete !== false,
+    softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });
 }

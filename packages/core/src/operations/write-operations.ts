@@ -1,12 +1,12 @@
 /** createOne, updateOne and patchOne: validate, then lock, check, write and re-read in one transaction. */
-import { ValidationFailedException } from '../errors/svc-exception';
+import { ForbiddenException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { projectRow } from '../schema/output-projection';
 import { validateBody } from '../schema/validate-body';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { liveView, loadRow, scopeFilter } from '../pipeline/stages/load-row-stage';
 import { itemResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
@@ -21,7 +21,7 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
   const row = await runInTransaction(call, async (session) => {
     const inserted = await call.entity.adapter.insert(values, { session });
-    return inserted.row ?? (await loadRow(call, inserted.key, { view: 'all', session }));
+    return rereadInScope(call, inserted.key, session, inserted.row);
   });
   const response = itemResponse(call, row, { status: 201 });
   const lookupValues = call.entity.lookup.fields.map((field) => String(row[field]));
@@ -46,9 +46,31 @@ async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteR
   const row = await runInTransaction(call, async (session) => {
     const key = await guardRow(call, lookup, session, values);
     await call.entity.adapter.update(key, values, { session });
-    return loadRow(call, key, { view: 'all', session });
+    return rereadInScope(call, key, session);
   });
   return itemResponse(call, row);
+}
+
+/**
+ * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
+ * scope: that is refused with 403 and the transaction rolls back.
+ */
+async function rereadInScope(
+  call: OperationCall,
+  key: EntityKey,
+  session: AdapterSession,
+  written?: Row,
+): Promise<Row> {
+  const scope = await scopeFilter(call);
+  if (written && !scope) return written;
+  const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session });
+  if (row) return row;
+  if (!scope) throw new NotFoundException(call.entity.name, call.request.id);
+  throw new ForbiddenException(
+    call.operation.id,
+    call.entity.name,
+    `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
+  );
 }
 
 /** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns its primary key. */

@@ -130,6 +130,10 @@ function addBracketFilter(query: WireListQuery, path: string[], key: string, val
     else if (isTree(next)) node = next;
     else return conflict(key, errors);
   }
+  if (steps.length === 0) {
+    errors.add(key, 'malformed', `${key} needs a field and an operator: filter[<field>][<operator>]=<value>.`);
+    return;
+  }
   const last = steps[steps.length - 1]!;
   const existing = node[last];
   if (appends) {

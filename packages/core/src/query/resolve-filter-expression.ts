@@ -178,7 +178,7 @@ function coerce(allowed: FilterableField, raw: unknown, param: string, walk: Wal
 }
 
 function toList(raw: unknown): unknown[] {
-  if (Array.isArray(raw)) return raw.flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
+  if (Array.isArray(raw)) return raw;
   if (typeof raw === 'string') return raw === '' ? [] : raw.split(',');
   return [raw];
 }

@@ -8,6 +8,7 @@ import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { resolveApplyFilter } from './resolve-apply-filter';
+import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
 import type { IncludeNode } from './resolve-include';
@@ -140,7 +141,7 @@ async function resolveQuery(
   const requested =
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
-  const forced = forcedKeys ? parseSortKeys(forcedKeys, config.sort, errors, 'sort.apply') : [];
+  const forced = forcedKeys ? serverSortKeys(forcedKeys, config) : [];
   const limit = readInteger(wire.limit, 'limit', errors) ?? config.pagination.defaultLimit;
   const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
   const view = readView(wire, config, errors);
@@ -194,6 +195,23 @@ function readSearch(wire: WireListQuery, config: ListQueryConfig, errors: QueryE
     return undefined;
   }
   return resolveSearch(config.search, wire.search, errors);
+}
+
+/** `sort.apply` is server code: a key it may not use is a configuration error, not the client's. */
+function serverSortKeys(keys: readonly string[], config: ListQueryConfig): SortKey[] {
+  const errors = new QueryErrors();
+  const out = parseSortKeys(keys, config.sort, errors, 'sort.apply');
+  try {
+    errors.throwIfAny();
+  } catch (error) {
+    const detail = (error as { errors?: { detail: string }[] }).errors?.map((item) => item.detail).join(' ');
+    throw new ConfigurationException({
+      entity: config.entity,
+      path: 'sort.apply',
+      message: `returned an invalid sort: ${detail}`,
+    });
+  }
+  return out;
 }
 
 function readInteger(value: string | undefined, param: string, errors: QueryErrors): number | undefined {

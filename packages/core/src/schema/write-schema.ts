@@ -54,6 +54,8 @@ export function buildWriteSchema(args: {
       if (field.kind !== 'column') continue;
       const { column } = field;
       if (slot === 'update' && column.defaultValue !== undefined) resets.set(name, column.defaultValue);
+      else if (slot === 'update' && column.hasDefault)
+        continue; // an SQL-expression default has no literal to reset to
       else if (slot === 'update' && column.nullable) resets.set(name, null);
       else if (!column.nullable && !column.hasDefault && !hasMappedRelation(fields, column)) required.push(name);
     }

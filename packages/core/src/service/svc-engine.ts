@@ -27,6 +27,7 @@ export class SvcEngine {
         scope: 'call',
         entity: this.entity.name,
         operation: operation.id,
+        path: `${operation.id} call settings`,
       });
       settings = mergeSettings(settings, request.settings);
     }

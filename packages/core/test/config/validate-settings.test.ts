@@ -85,8 +85,15 @@ describe('settings validation', () => {
       });
     });
 
-    it.each([60, 0.5, false])('accepts %p', (ttl) => {
-      expect(() => entity({ cache: { ttl } })).not.toThrow();
+    it('accepts false', () => {
+      expect(() => entity({ cache: { ttl: false } })).not.toThrow();
+    });
+
+    it.each([60, 0.5])('validates %p, then refuses it because this version serves no result cache', (ttl) => {
+      expectConfigError(() => entity({ cache: { ttl } }), {
+        path: 'cache.ttl (in force for findOne)',
+        mentions: ['not served'],
+      });
     });
   });
 
@@ -161,10 +168,10 @@ describe('settings validation', () => {
       ['findMany', { pagination: { defaultLimit: 5 } }],
       ['findMany', { delete: false }],
       ['findOne', { delete: false }],
-      ['createOne', { realtime: {} }],
+      ['createOne', { realtime: false }],
       ['updateOne', { realtime: false }],
-      ['patchOne', { realtime: {} }],
-      ['deleteOne', { realtime: {}, delete: { strategy: 'soft' } }],
+      ['patchOne', { realtime: false }],
+      ['deleteOne', { realtime: false, delete: { strategy: 'soft' } }],
       ['restoreOne', { delete: {} }],
       ['purgeOne', { delete: {} }],
     ])('accepts %s with %p', (operation, settings) => {
@@ -203,16 +210,14 @@ describe('settings validation', () => {
             throw error;
           });
           expect(exception.entity).toBe('Book');
-          expect(exception.path).toBe('identifier');
+          expect(exception.path).toBe('findMany call settings.identifier');
           expect(exception.message).toContain('global and entity scope only');
         },
       );
     });
-
-    // BUG: a per-call settings error does not name the operation; validateSettings at call scope gets no `path`
     // prefix (src/service/svc-engine.ts:26 passes { scope: 'call', entity, operation } only), so the message reads
     // "Book: identifier: is allowed at ..." without "findMany". SPEC.md: configuration errors name the operation.
-    it.failing('names the operation the call was for', async () => {
+    it('names the operation the call was for', async () => {
       const service = entity({});
       await expect(
         service.engine.execute({ operation: 'findMany', settings: { identifier: { field: 'title' } } }),

@@ -201,11 +201,7 @@ describe('SvcEngine', () => {
     });
 
     describe('when per-call settings turn soft delete off', () => {
-      // BUG: per-call `delete: false` is honoured by findMany (listConfig in src/operations/read-operations.ts rebuilds the list
-      // config from call.settings) but not by findOne, whose row view comes from the bootstrap-resolved
-      // operation.softDelete (src/pipeline/stages/load-row-stage.ts:31 liveView). Input: findOne(4, { settings:
-      // { delete: false } }) on a soft-deleted row. Expected: the row (as findMany shows it); actual: 404 SVC_NOT_FOUND.
-      it.failing('reads a soft-deleted row, as findMany does', async () => {
+      it('reads a soft-deleted row, as findMany does', async () => {
         const { service } = setup();
         await expect(service.findOne(4, { settings: { delete: false } })).resolves.toMatchObject({ id: 4 });
       });
@@ -275,12 +271,7 @@ describe('SvcEngine', () => {
     });
 
     describe('when filter.apply would hide the new row', () => {
-      // BUG: createOne re-reads the inserted row through loadRow, which ANDs filter.apply
-      // (src/operations/write-operations.ts:24, in createOne), but only when the adapter does not return the row from insert.
-      // So the same create is 201 on Postgres (RETURNING) and 404 "Book undefined was not found" (rolled back) on
-      // SQLite/MySQL. Input: filter.apply = tenant eq context.tenant, context { tenant: 't1' }, body { title, tenant: 't2' }.
-      // Expected: the same outcome whichever the adapter; actual: 201 vs 404.
-      it.failing('answers the same whether or not the adapter returns the inserted row', async () => {
+      it('answers the same whether or not the adapter returns the inserted row', async () => {
         const config = { filter: { apply: ({ context }: { context: Loose }) => ({ tenant: { eq: context.tenant } }) } };
         const outcome = async (adapter: MemoryAdapterOptions) => {
           const { service } = setup({ config, adapter });

@@ -29,5 +29,10 @@ export function scopeFilter(call: OperationCall) {
 
 /** The row view of a read or a lookup before a write: soft-deleted rows are hidden unless soft delete is off. */
 export function liveView(call: OperationCall): RowView {
-  return call.operation.softDelete ? 'live' : 'all';
+  return softDeletes(call) ? 'live' : 'all';
+}
+
+/** Soft delete in force for this call: resolved per operation, and `delete: false` per call turns it off. */
+export function softDeletes(call: OperationCall): boolean {
+  return call.operation.softDelete && call.settings.delete !== false;
 }
