@@ -29,7 +29,7 @@ export function readEntityMetadata(dataSource: DataSource, target: Function): En
 
 function buildEntityMetadata(dataSource: DataSource, orm: OrmEntity, target: Function): EntityMetadata {
   const columns = ownColumns(orm).map((column) => freezeColumn(readColumn(dataSource, column)));
-  const relations = orm.relations.map((relation) => readRelation(relation));
+  const relations = orm.relations.map((relation) => readRelation(dataSource, relation));
   const marker = orm.deleteDateColumn?.propertyPath;
   return Object.freeze({
     name: orm.name,
@@ -78,7 +78,7 @@ function freezeColumn(column: ColumnMetadata): ColumnMetadata {
   return Object.freeze(column);
 }
 
-function readRelation(relation: OrmRelation): RelationMetadata {
+function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMetadata {
   const target = relation.inverseEntityMetadata.target;
   if (typeof target !== 'function') {
     throw new ConfigurationException({
@@ -91,6 +91,7 @@ function readRelation(relation: OrmRelation): RelationMetadata {
     Object.freeze({
       ...(isRelationOnlyColumn(column) ? {} : { property: column.propertyPath }),
       referencedProperty: column.referencedColumn?.propertyPath ?? column.propertyPath,
+      ...(column.referencedColumn ? { referencedKind: columnKindOf(dataSource, column.referencedColumn) } : {}),
     }),
   );
   return Object.freeze({

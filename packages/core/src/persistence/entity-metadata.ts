@@ -38,7 +38,12 @@ export interface RelationMetadata {
   readonly owning: boolean;
   readonly nullable: boolean;
   /** For an owning to-one: foreign-key columns, each with the mapped property (if any) and the target key it references. */
-  readonly joinColumns: readonly { readonly property?: string; readonly referencedProperty: string }[];
+  readonly joinColumns: readonly {
+    readonly property?: string;
+    readonly referencedProperty: string;
+    /** Kind of the referenced target column, so a reference id is checked before it reaches the database. */
+    readonly referencedKind?: ColumnKind;
+  }[];
 }
 
 export interface EntityMetadata {

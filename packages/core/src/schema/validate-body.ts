@@ -60,7 +60,9 @@ function checkField(
   if (keys.length !== 1 || (typeof id !== 'number' && typeof id !== 'string')) {
     return { ok: false, reason: `must be a reference like { "${field.targetKey}": 7 } and nothing else` };
   }
-  return { ok: true, value: { [field.targetKey]: id } };
+  const checked = checkColumnValue(field.keyColumn, id);
+  if (!checked.ok) return { ok: false, reason: `.${field.targetKey} ${checked.reason}` };
+  return { ok: true, value: { [field.targetKey]: checked.value } };
 }
 
 function checkDoubleRelation(schema: WriteSchema, values: Row, errors: SvcErrorItem[]): void {

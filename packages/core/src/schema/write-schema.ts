@@ -9,7 +9,13 @@ export type WriteSlot = 'create' | 'update' | 'patch';
 
 export type WritableField =
   | { readonly kind: 'column'; readonly column: ColumnMetadata }
-  | { readonly kind: 'relation'; readonly relation: RelationMetadata; readonly targetKey: string };
+  | {
+      readonly kind: 'relation';
+      readonly relation: RelationMetadata;
+      readonly targetKey: string;
+      /** The target key as a column, to check reference ids by kind. */
+      readonly keyColumn: ColumnMetadata;
+    };
 
 export interface WriteSchema {
   readonly slot: WriteSlot;
@@ -39,10 +45,20 @@ export function buildWriteSchema(args: {
   for (const relation of metadata.relations) {
     const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);
     if (toOne && relation.joinColumns.length === 1) {
+      const join = relation.joinColumns[0]!;
       candidates.set(relation.property, {
         kind: 'relation',
         relation,
-        targetKey: relation.joinColumns[0]!.referencedProperty,
+        targetKey: join.referencedProperty,
+        keyColumn: {
+          property: join.referencedProperty,
+          kind: join.referencedKind ?? 'string',
+          nullable: false,
+          primary: true,
+          generated: false,
+          hasDefault: false,
+          deleteMarker: false,
+        },
       });
     }
   }
