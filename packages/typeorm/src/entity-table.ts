@@ -38,7 +38,15 @@ export class EntityTable {
   private readonly byDatabaseName: ReadonlyMap<string, TableColumn>;
   private readonly relations: ReadonlyMap<string, RelationWrite>;
 
-  constructor(dataSource: DataSource, target: Function) {
+  /** Tables of related entities, built on first use. */
+  private readonly related = new Map<Function, EntityTable>();
+  /** This table's name as SQL, schema-qualified where the entity has a schema. */
+  readonly quotedPath: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    target: Function,
+  ) {
     this.dialect = dialectOf(dataSource);
     this.driver = dataSource.driver;
     this.metadata = readEntityMetadata(dataSource, target);
@@ -56,6 +64,17 @@ export class EntityTable {
     this.selectList = this.columns.map((column) => column.quoted).join(', ');
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
+    this.quotedPath = quotePath(this.driver, this.orm.tablePath);
+  }
+
+  /** The table of another entity of the same DataSource. */
+  tableOf(target: Function): EntityTable {
+    let table = this.related.get(target);
+    if (!table) {
+      table = new EntityTable(this.dataSource, target);
+      this.related.set(target, table);
+    }
+    return table;
   }
 
   get name(): string {
@@ -106,6 +125,14 @@ export class EntityTable {
   persistentValue(column: TableColumn, value: unknown): unknown {
     return this.driver.preparePersistentValue(value, column.orm);
   }
+}
+
+/** `schema.table` → `"schema"."table"`; each part quoted by the driver. */
+export function quotePath(driver: Driver, path: string): string {
+  return path
+    .split('.')
+    .map((part) => driver.escape(part))
+    .join('.');
 }
 
 function toRelationWrite(relation: EntityMetadata['relations'][number]): RelationWrite {

@@ -1,6 +1,7 @@
 /** Compiles core's FilterNode to a SQL condition with named, bound parameters; values never enter the SQL text. */
 import type { FilterCondition, FilterNode } from '@svc/core';
 import type { EntityTable, TableColumn } from './entity-table';
+import { relationConditionToSql } from './relation-filter-sql';
 
 /** SQL text plus its parameters, named for TypeORM's `:name` placeholders. */
 export class SqlParameters {
@@ -46,7 +47,8 @@ export function keyToSql(key: Readonly<Record<string, unknown>>, table: EntityTa
     .join(' AND ');
 }
 
-function conditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
+export function conditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
+  if (condition.field.includes('.')) return relationConditionToSql(condition, table, params);
   const column = table.requireColumn(condition.field);
   const col = column.quoted;
   const { value } = condition;

@@ -35,8 +35,6 @@ interface SelectArgs {
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
   private readonly table: EntityTable;
-  /** Tables of related entities, built on first use and kept. */
-  private readonly related = new Map<Function, EntityTable>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -134,20 +132,15 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     await this.guard('delete', () => query.execute());
   }
 
+  metadataOf(target: Function): EntityMetadata {
+    return this.table.tableOf(target).metadata;
+  }
+
   async loadRelation(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]> {
     const manager = managerOf(args.session, this.dataSource.manager);
     return this.guard('read', () =>
-      loadRelation({ manager, table: this.table, tableOf: (target) => this.tableOf(target) }, args),
+      loadRelation({ manager, table: this.table, tableOf: (target) => this.table.tableOf(target) }, args),
     );
-  }
-
-  private tableOf(target: Function): EntityTable {
-    let table = this.related.get(target);
-    if (!table) {
-      table = new EntityTable(this.dataSource, target);
-      this.related.set(target, table);
-    }
-    return table;
   }
 
   /** A SELECT on the entity's table with the key, filter and view conditions, bypassing TypeORM's own soft-delete filter. */

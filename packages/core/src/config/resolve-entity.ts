@@ -39,8 +39,10 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const soft = resolveSoftDelete(name, entitySettings, metadata);
   const { states } = resolveOperations({ entity: name, map: config.operations, globalMap: global.operations, soft });
   const select = buildSelectConfig(name, metadata, config.select);
+  const related = adapter.metadataOf?.bind(adapter);
   const limits = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
   const search = buildSearchConfig({
+    related,
     entity: name,
     metadata,
     input: config.search,
@@ -85,6 +87,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
             ? buildListQueryConfig({
                 entity: name,
                 metadata,
+                related,
                 filter: config.filter,
                 sort: config.sort,
                 settings,
@@ -102,6 +105,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     buildListQueryConfig({
       entity: name,
       metadata,
+      related,
       filter: config.filter,
       sort: config.sort,
       settings: entitySettings,

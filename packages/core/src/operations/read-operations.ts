@@ -104,6 +104,7 @@ function listConfig(call: OperationCall) {
   return buildListQueryConfig({
     entity: entity.name,
     metadata: entity.metadata,
+    related: entity.adapter.metadataOf?.bind(entity.adapter),
     filter: entity.config.filter,
     sort: entity.config.sort,
     settings: call.settings,

@@ -80,6 +80,8 @@ export interface RepositoryAdapter {
    * returns one entry per parent in order: the target row or null for a to-one, the target rows for a to-many.
    */
   loadRelation?(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]>;
+  /** Metadata of a related entity (a relation's target), for relation paths in filters and search. */
+  metadataOf?(target: Function): EntityMetadata;
 }
 
 /** What `SvcOptions.infrastructure` is: it hands out one adapter per entity class. */

@@ -12,6 +12,7 @@ import { QueryErrors } from './query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { parseSortKeys, type SortAllowlist } from './resolve-sort';
 import { QueryInvalidException } from '../errors/svc-exception';
+import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
 
@@ -22,9 +23,11 @@ interface BuildArgs {
   readonly metadata: EntityMetadata;
   readonly filter?: FilterConfig;
   readonly sort?: SortConfig;
+  /** Describes related entities, for relation paths in filter.fields. */
+  readonly related?: RelatedMetadata;
 }
 
-export function buildFilterAllowlist({ entity, metadata, filter }: BuildArgs): FilterAllowlist {
+export function buildFilterAllowlist({ entity, metadata, filter, related }: BuildArgs): FilterAllowlist {
   const columns = new Map(metadata.columns.map((column) => [column.property, column]));
   const fields = new Map<string, FilterableField>();
   const spec = filter?.fields;
@@ -46,7 +49,7 @@ export function buildFilterAllowlist({ entity, metadata, filter }: BuildArgs): F
     all();
   } else if (Array.isArray(spec)) {
     for (const name of spec as string[]) {
-      const column = known(name, 'filter.fields');
+      const column = resolveFieldPath(name, { entity, metadata, path: 'filter.fields', related });
       fields.set(name, { column, operators: new Set(operatorsForKind(column)) });
     }
   } else if (isPlainObject(spec) && Array.isArray((spec as { exclude?: unknown }).exclude)) {
@@ -58,7 +61,7 @@ export function buildFilterAllowlist({ entity, metadata, filter }: BuildArgs): F
   } else if (isPlainObject(spec)) {
     all();
     for (const [name, operators] of Object.entries(spec as Record<string, unknown>)) {
-      const column = known(name, `filter.fields.${name}`);
+      const column = resolveFieldPath(name, { entity, metadata, path: `filter.fields.${name}`, related });
       fields.set(name, {
         column,
         operators: new Set(checkOperators(entity, name, operators, operatorsForKind(column))),

@@ -1,5 +1,6 @@
 /** `search`: a term matched across string fields, as `contains` conditions (the term's `%` and `_` are literal). */
 import type { FieldList } from '../config/entity-config';
+import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import { resolveFieldList } from '../config/resolve-field-list';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { isPlainObject } from '../config/validate-settings';
@@ -31,6 +32,7 @@ const KEYS = ['fields', 'default', 'mode', 'driver'];
 export function buildSearchConfig(args: {
   entity: string;
   metadata: EntityMetadata;
+  related?: RelatedMetadata;
   input: SearchConfigInput | false | undefined;
   maxLength: number;
 }): SearchConfig | undefined {
@@ -51,16 +53,19 @@ export function buildSearchConfig(args: {
       });
   }
   const strings = metadata.columns.filter((column) => column.kind === 'string').map((column) => column.property);
-  const all = metadata.columns.map((column) => column.property);
-  const fields = resolveFieldList({
-    entity,
-    path: 'search.fields',
-    list: input.fields as FieldList | undefined,
-    universe: all,
-    unset: strings,
-  });
+  const list = input.fields as FieldList | undefined;
+  const fields = Array.isArray(list)
+    ? list
+    : resolveFieldList({
+        entity,
+        path: 'search.fields',
+        list,
+        universe: metadata.columns.map((c) => c.property),
+        unset: strings,
+      });
   for (const field of fields) {
-    if (!strings.includes(field))
+    const column = resolveFieldPath(field, { entity, metadata, path: 'search.fields', related: args.related });
+    if (column.kind !== 'string')
       throw new ConfigurationException({
         entity,
         path: 'search.fields',

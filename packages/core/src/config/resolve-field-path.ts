@@ -1,0 +1,60 @@
+/** Resolves a field path of a config list: an own column, or one relation hop to a column of the related entity. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { ColumnMetadata, EntityMetadata } from '../persistence/entity-metadata';
+import { suggestion } from './did-you-mean';
+
+/** Describes another entity (the adapter's `metadataOf`), so relation paths can be checked at bootstrap. */
+export type RelatedMetadata = (target: Function) => EntityMetadata;
+
+export interface FieldPathArgs {
+  readonly entity: string;
+  readonly metadata: EntityMetadata;
+  /** Key path of the config list, for the error. */
+  readonly path: string;
+  readonly related?: RelatedMetadata;
+}
+
+export function resolveFieldPath(name: string, args: FieldPathArgs): ColumnMetadata {
+  const { entity, metadata, path } = args;
+  const fail = (message: string): never => {
+    throw new ConfigurationException({ entity, path, message });
+  };
+  const dot = name.indexOf('.');
+  if (dot === -1) {
+    const column = metadata.columns.find((candidate) => candidate.property === name);
+    return (
+      column ??
+      fail(
+        `'${name}' is not a column of ${entity}.${suggestion(
+          name,
+          metadata.columns.map((c) => c.property),
+        )}`,
+      )
+    );
+  }
+  const head = name.slice(0, dot);
+  const tail = name.slice(dot + 1);
+  const relation = metadata.relations.find((candidate) => candidate.property === head);
+  if (!relation)
+    return fail(
+      `'${head}' in '${name}' is not a relation of ${entity}.${suggestion(
+        head,
+        metadata.relations.map((r) => r.property),
+      )}`,
+    );
+  if (tail.includes('.'))
+    return fail(`'${name}' crosses more than one relation; a path may take one hop (relation.field).`);
+  if (!args.related)
+    return fail(`'${name}' is a relation path, and the repository adapter cannot describe related entities.`);
+  const target = args.related(relation.target);
+  const column = target.columns.find((candidate) => candidate.property === tail);
+  return (
+    column ??
+    fail(
+      `'${tail}' is not a column of ${target.name}.${suggestion(
+        tail,
+        target.columns.map((c) => c.property),
+      )}`,
+    )
+  );
+}
