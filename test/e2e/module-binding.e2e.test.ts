@@ -71,6 +71,18 @@ describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
         expect(list).toMatchObject({ limit: 5, offset: 0, total: 1 });
         const perCall = await books.findMany({}, { settings: { pagination: { defaultLimit: 2, count: false } } });
         expect(perCall).toMatchObject({ limit: 2, total: null });
+        // The programmatic query passes the same allowlists and limits as the wire.
+        expect(await books.findMany({ limit: 1000 })).toMatchObject({ limit: 100 });
+        await expect(books.findMany({ filter: { nope: { eq: 1 } } })).rejects.toMatchObject({
+          code: 'SVC_QUERY_INVALID',
+          errors: [{ param: 'filter[nope]' }],
+        });
+        const deep = { not: { not: { not: { not: { pages: { eq: 1 } } } } } };
+        await expect(books.findMany({ filter: deep })).rejects.toMatchObject({ code: 'SVC_QUERY_INVALID' });
+        await expect(books.findMany({ sort: ['-nope'] })).rejects.toMatchObject({ code: 'SVC_QUERY_INVALID' });
+        await expect(books.findMany({ limt: 5 } as never)).rejects.toMatchObject({
+          code: 'SVC_QUERY_UNSUPPORTED_PARAM',
+        });
         expect(await books.patchOne(created.id, { pages: 13 })).toMatchObject({ pages: 13 });
         await books.deleteOne(created.id);
         await expect(books.findOne(created.id)).rejects.toMatchObject({ code: 'SVC_NOT_FOUND', status: 404 });
