@@ -4,6 +4,7 @@ import type { OperationSettingsById, StandardOperationId, SvcSettings } from './
 import type { SvcContext } from '../service/svc-context';
 import type { SelectConfigInput } from '../query/select-config';
 import type { SearchConfigInput } from '../query/search-config';
+import type { OutputSlot } from '../schema/output-slots';
 import type { IncludeConfigInput, RelationConfigInput } from './include-config';
 
 /** A field list that allows everything but some names. */
@@ -82,6 +83,11 @@ export interface SchemaConfig {
     readonly create?: FieldListSlot;
     readonly update?: FieldListSlot;
     readonly patch?: FieldListSlot;
+  };
+  /** What item and list responses serve: a field list or a class with runtime fields; replaces the select projection. */
+  readonly output?: {
+    readonly item?: OutputSlot;
+    readonly list?: OutputSlot;
   };
 }
 

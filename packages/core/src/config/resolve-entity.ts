@@ -13,6 +13,7 @@ import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { buildIncludeConfig } from './include-config';
+import { buildOutputSlot } from '../schema/output-slots';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
 import type { QueryErrors } from '../query/query-errors';
 import type { ApplyArgs } from './entity-config';
@@ -63,6 +64,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
           resolveInclude(self.entity!, request, errors, applyArgs)
       : undefined;
+  const outputItem = buildOutputSlot(name, metadata, 'item', config.schema?.output?.item);
+  const outputList = buildOutputSlot(name, metadata, 'list', config.schema?.output?.list);
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) {
     const opConfig = config.operations?.[id];
@@ -95,6 +98,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
                 select,
                 search,
                 include: includer,
+                outputFields: id === 'findMany' ? outputList : outputItem,
               })
             : undefined,
       }),
@@ -134,7 +138,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
         list: config.schema?.input?.patch ?? config.schema?.input?.update,
       }),
     },
-    output: { fields: select.fields },
+    output: { fields: outputItem ?? select.fields },
     select,
     search,
     include,

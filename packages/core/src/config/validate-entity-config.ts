@@ -103,15 +103,33 @@ function checkSchema(entity: string, schema: unknown): void {
     throw new ConfigurationException({
       entity,
       path: 'schema',
-      message: 'must be an object { input?: { create?, update?, patch? } }.',
+      message: 'must be an object { input?: { create?, update?, patch? }, output?: { item?, list? } }.',
     });
   for (const key of Object.keys(schema)) {
-    if (key !== 'input') {
+    if (key !== 'input' && key !== 'output') {
       throw new ConfigurationException({
         entity,
         path: `schema.${key}`,
-        message: `is not supported by this version of Svc yet; only schema.input field lists are. Remove it.`,
+        message: `is not a schema part.${suggestion(key, ['input', 'output'])}`,
       });
+    }
+  }
+  const output = schema.output;
+  if (output !== undefined) {
+    if (!isPlainObject(output))
+      throw new ConfigurationException({
+        entity,
+        path: 'schema.output',
+        message: 'must be an object { item?, list? }.',
+      });
+    for (const key of Object.keys(output)) {
+      if (key !== 'item' && key !== 'list') {
+        throw new ConfigurationException({
+          entity,
+          path: `schema.output.${key}`,
+          message: `is not an output slot.${suggestion(key, ['item', 'list'])}`,
+        });
+      }
     }
   }
   const input = schema.input;

@@ -109,6 +109,8 @@ function listConfig(call: OperationCall) {
     sort: entity.config.sort,
     settings: call.settings,
     select: entity.select,
+    outputFields: config.outputFields,
+    include: config.include,
     search: entity.search,
     softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });

@@ -162,6 +162,7 @@ export function buildListQueryConfig(
     select?: SelectConfig;
     search?: SearchConfig;
     include?: ListQueryConfig['include'];
+    outputFields?: readonly string[];
   },
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
@@ -183,6 +184,7 @@ export function buildListQueryConfig(
     select: args.select ?? buildSelectConfig(args.entity, args.metadata, undefined),
     search: args.search,
     include: args.include,
+    outputFields: args.outputFields,
     softDelete: args.softDelete,
     pagination: {
       defaultLimit: args.settings.pagination.defaultLimit,

@@ -20,6 +20,8 @@ export interface ListQueryConfig {
   readonly sortDefault: readonly SortKey[];
   readonly sortApply?: SortConfig['apply'];
   readonly select: SelectConfig;
+  /** The output slot of this read (schema.output.item or .list), which replaces the select projection. */
+  readonly outputFields?: readonly string[];
   /** Resolves `include=` and `select[<relation>]=` against the entity and its peers. */
   readonly include?: (request: IncludeRequest, errors: QueryErrors, args: ApplyArgs) => Promise<IncludeNode[]>;
   /** Undefined: search is off and `search[query]` is refused. */

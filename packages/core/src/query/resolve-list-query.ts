@@ -121,7 +121,13 @@ async function resolveItem(
       errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
     }
   }
-  const select = await resolveSelect(config.select, wire.select, errors, { ...args, entity: config.entity });
+  const select = await resolveSelect(
+    config.select,
+    wire.select,
+    errors,
+    { ...args, entity: config.entity },
+    config.outputFields,
+  );
   const include = await resolveIncludes(wire, config, errors, args);
   errors.throwIfAny();
   return { select, include };
@@ -146,7 +152,13 @@ async function resolveQuery(
   const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
   const view = readView(wire, config, errors);
   const search = readSearch(wire, config, errors);
-  const select = await resolveSelect(config.select, wire.select, errors, { ...args, entity: config.entity });
+  const select = await resolveSelect(
+    config.select,
+    wire.select,
+    errors,
+    { ...args, entity: config.entity },
+    config.outputFields,
+  );
   const include = await resolveIncludes(wire, config, errors, args);
   errors.throwIfAny();
   const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {

@@ -68,7 +68,9 @@ export async function resolveSelect(
   requested: string | undefined,
   errors: QueryErrors,
   args: ApplyArgs & { entity: string },
+  outputFields?: readonly string[],
 ): Promise<readonly string[]> {
+  if (outputFields) return narrowOutput(config, requested, outputFields, errors);
   let chosen: readonly string[] = config.default ?? config.fields;
   if (requested !== undefined) {
     const names = requested.split(',').map((name) => name.trim());
@@ -96,6 +98,23 @@ export async function resolveSelect(
     }
   }
   return inColumnOrder(config, new Set([...chosen, ...added]));
+}
+
+/** An output slot replaces the projection; `select=` may still narrow it (names checked against select.fields). */
+function narrowOutput(
+  config: SelectConfig,
+  requested: string | undefined,
+  output: readonly string[],
+  errors: QueryErrors,
+): readonly string[] {
+  if (requested === undefined) return output;
+  const names = new Set(requested.split(',').map((name) => name.trim()));
+  for (const name of names) {
+    if (!config.fieldSet.has(name) && !output.includes(name)) {
+      errors.add('select', 'field_not_selectable', `'${name}' is not a selectable field.${suggestion(name, output)}`);
+    }
+  }
+  return output.filter((name) => names.has(name));
 }
 
 function inColumnOrder(config: SelectConfig, chosen: ReadonlySet<string>): string[] {

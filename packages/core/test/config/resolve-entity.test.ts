@@ -550,9 +550,9 @@ describe('resolveEntity', () => {
       expectConfigError(() => resolve({ set: value }), { entity: 'Book', path: 'set', mentions: ['not supported'] });
     });
 
-    it('refuses schema.output', () => {
-      expectConfigError(() => resolve({ schema: { output: { item: ['title'] } } }), {
-        path: 'schema.output',
+    it('refuses a Standard Schema validator in schema.output', () => {
+      expectConfigError(() => resolve({ schema: { output: { item: { '~standard': {} } as never } } }), {
+        path: 'schema.output.item',
         mentions: ['not supported'],
       });
     });
