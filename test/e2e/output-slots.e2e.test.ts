@@ -1,8 +1,8 @@
 /** schema.output.item / .list: a field list or a class with runtime fields replaces the select projection. */
-import { ConfigurationException, type EntityConfig } from '@svc/core';
+import type { EntityConfig } from '@svc/core';
 import request from 'supertest';
 import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
-import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 
 class BookCard {
@@ -72,20 +72,12 @@ describe('output slot bootstrap errors', () => {
     ['an unknown slot', { schema: { output: { items: [] } as never } }, "Did you mean 'item'"],
   ];
   it.each(cases)('refuses %s', async (_name, config, mention) => {
-    const failure = createTestApp({
+    const error = await bootstrapFailure({
       db: { name: 'sqlite' },
       suite: 'e2e_output_boot',
       entities: BOOKSTORE_ENTITIES,
       controllers: [svcController('x', Book, config)],
     });
-    const error = await failure.then(
-      async (app) => {
-        await app.close();
-        throw new Error('booted');
-      },
-      (caught: unknown) => caught as ConfigurationException,
-    );
-    expect(error).toBeInstanceOf(ConfigurationException);
     expect(error.message).toContain(mention);
   });
 });

@@ -1,8 +1,8 @@
 /** Relation paths in filter and search: they restrict root rows (any related row matching) and never the children. */
-import { ConfigurationException, type EntityConfig } from '@svc/core';
+import type { EntityConfig } from '@svc/core';
 import request from 'supertest';
 import { Author, BOOKSTORE_ENTITIES, Book, Review, Tag } from '../fixtures/bookstore-entities';
-import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 
 const titles = (body: { items: { title: string }[] }) => body.items.map((item) => item.title).sort();
@@ -98,20 +98,12 @@ describe('relation path bootstrap errors', () => {
     ['a non-string search path', { search: { fields: ['author.createdAt'] } }, 'not a string column'],
   ];
   it.each(cases)('refuses %s', async (_name, config, mention) => {
-    const failure = createTestApp({
+    const error = await bootstrapFailure({
       db: { name: 'sqlite' },
       suite: 'e2e_paths_boot',
       entities: BOOKSTORE_ENTITIES,
       controllers: [svcController('x', Book, config)],
     });
-    const error = await failure.then(
-      async (app) => {
-        await app.close();
-        throw new Error('booted');
-      },
-      (caught: unknown) => caught as ConfigurationException,
-    );
-    expect(error).toBeInstanceOf(ConfigurationException);
     expect(error.message).toContain(mention);
   });
 });

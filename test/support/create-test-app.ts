@@ -2,7 +2,7 @@
 import { Controller, type INestApplication, type Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { EntityConfig, SvcOptions } from '@svc/core';
+import { ConfigurationException, type EntityConfig, type SvcOptions } from '@svc/core';
 import { Svc, SvcModule } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
@@ -62,4 +62,17 @@ export function svcController(path: string, entity: Function, config: EntityConf
   class GeneratedController {}
   Object.defineProperty(GeneratedController, 'name', { value: `${entity.name}${path.replace(/\W/g, '')}Controller` });
   return GeneratedController;
+}
+
+/** Boots an app that must fail with a ConfigurationException, and returns the error (closing the app if it booted). */
+export async function bootstrapFailure(options: TestAppOptions): Promise<ConfigurationException> {
+  const error = await createTestApp(options).then(
+    async (app) => {
+      await app.close();
+      throw new Error('the app booted, but the configuration should have been refused');
+    },
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ConfigurationException)) throw error;
+  return error;
 }

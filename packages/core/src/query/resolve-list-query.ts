@@ -63,14 +63,14 @@ export function resolveProgrammaticListQuery(
     if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
   const wire: WireListQuery = {
     filterJson: query.filter,
-    sort: Array.isArray(query.sort) ? query.sort.join(',') : (query.sort as string | undefined),
+    sort: joined(query.sort),
     limit: query.limit === undefined ? undefined : String(query.limit),
     offset: query.offset === undefined ? undefined : String(query.offset),
     withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
     onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
-    select: Array.isArray(query.select) ? query.select.join(',') : (query.select as string | undefined),
+    select: joined(query.select),
     search: query.search,
-    include: Array.isArray(query.include) ? query.include.join(',') : (query.include as string | undefined),
+    include: joined(query.include),
   };
   return resolveQuery(wire, config, errors, { operation, context });
 }
@@ -101,8 +101,8 @@ export async function resolveProgrammaticItemQuery(
 ): Promise<ItemReadPlan> {
   const errors = new QueryErrors();
   const wire: WireListQuery = {
-    select: Array.isArray(query.select) ? query.select.join(',') : (query.select as string | undefined),
-    include: Array.isArray(query.include) ? query.include.join(',') : (query.include as string | undefined),
+    select: joined(query.select),
+    include: joined(query.include),
   };
   for (const key of Object.keys(query))
     if (!['select', 'include'].includes(key)) (wire as Record<string, unknown>)[key] = true;
@@ -121,16 +121,9 @@ async function resolveItem(
       errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
     }
   }
-  const select = await resolveSelect(
-    config.select,
-    wire.select,
-    errors,
-    { ...args, entity: config.entity },
-    config.outputFields,
-  );
-  const include = await resolveIncludes(wire, config, errors, args);
+  const shape = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
-  return { select, include };
+  return shape;
 }
 
 async function resolveQuery(
@@ -152,14 +145,7 @@ async function resolveQuery(
   const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
   const view = readView(wire, config, errors);
   const search = readSearch(wire, config, errors);
-  const select = await resolveSelect(
-    config.select,
-    wire.select,
-    errors,
-    { ...args, entity: config.entity },
-    config.outputFields,
-  );
-  const include = await resolveIncludes(wire, config, errors, args);
+  const { select, include } = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
   const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {
     ...args,
@@ -175,6 +161,18 @@ async function resolveQuery(
     select,
     include,
   };
+}
+
+/** What each item serves: the projection and the included relations. */
+async function resolveShape(
+  wire: WireListQuery,
+  config: ListQueryConfig,
+  errors: QueryErrors,
+  args: { operation: string; context: SvcContext },
+): Promise<ItemReadPlan> {
+  const applyArgs = { ...args, entity: config.entity };
+  const select = await resolveSelect(config.select, wire.select, errors, applyArgs, config.outputFields);
+  return { select, include: await resolveIncludes(wire, config, errors, args) };
 }
 
 async function resolveIncludes(
@@ -257,4 +255,9 @@ function readFlag(value: string | undefined, param: string, config: ListQueryCon
   }
   if (value !== 'true' && value !== 'false') errors.add(param, 'invalid_value', `${param} must be true or false.`);
   return value === 'true';
+}
+
+/** A programmatic list value (`['a', 'b']`) in its wire spelling (`a,b`). */
+function joined(value: readonly string[] | string | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : (value as string | undefined);
 }
