@@ -130,6 +130,8 @@ export interface FindManyQuery {
   readonly sort?: readonly string[] | string;
   readonly limit?: number;
   readonly offset?: number;
+  /** Under the `page` strategy. */
+  readonly page?: { readonly number?: number; readonly size?: number };
   readonly withDeleted?: boolean;
   readonly onlyDeleted?: boolean;
   readonly select?: readonly string[] | string;

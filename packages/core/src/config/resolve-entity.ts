@@ -13,6 +13,7 @@ import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { buildIncludeConfig } from './include-config';
+import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
 import type { QueryErrors } from '../query/query-errors';
@@ -172,10 +173,10 @@ function refuseUnservedSettings(entity: string, id: StandardOperationId, setting
   const fail = (path: string, message: string) => {
     throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
   };
-  if (id === 'findMany' && settings.pagination.strategy !== 'offset') {
+  if (id === 'findMany' && !BUILT_IN_STRATEGIES.has(settings.pagination.strategy)) {
     fail(
       'pagination.strategy',
-      `'${settings.pagination.strategy}' is not served by this version of Svc yet; only 'offset' is. Remove it.`,
+      `'${settings.pagination.strategy}' is not served by this version of Svc yet; use ${[...BUILT_IN_STRATEGIES.keys()].join(', ')}.`,
     );
   }
   if ((id === 'findMany' || id === 'findOne') && settings.cache !== false && settings.cache.ttl !== false) {

@@ -41,8 +41,8 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
     return listResponse(call, {
       rows: result.entities,
       total: (result.total as number) ?? null,
-      limit: plan.limit,
-      offset: plan.offset,
+      limit: plan.reportedLimit,
+      offset: plan.reportedOffset,
       select: plan.select,
       meta: result.meta,
     });
@@ -58,8 +58,8 @@ export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
   const response = listResponse(call, {
     rows: result.rows,
     total: result.total,
-    limit: plan.limit,
-    offset: plan.offset,
+    limit: plan.reportedLimit,
+    offset: plan.reportedOffset,
     select: plan.select,
   });
   const items = (response.body as { items: Record<string, unknown>[] }).items;

@@ -12,6 +12,8 @@ import { QueryErrors } from './query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { parseSortKeys, type SortAllowlist } from './resolve-sort';
 import { QueryInvalidException } from '../errors/svc-exception';
+import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
+import { OffsetPaginationStrategy } from '../pagination/offset-pagination-strategy';
 import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
@@ -187,6 +189,7 @@ export function buildListQueryConfig(
     outputFields: args.outputFields,
     softDelete: args.softDelete,
     pagination: {
+      strategy: BUILT_IN_STRATEGIES.get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy,
       defaultLimit: args.settings.pagination.defaultLimit,
       maxLimit: args.settings.pagination.maxLimit,
       count: args.settings.pagination.count,

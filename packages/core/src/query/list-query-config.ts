@@ -5,6 +5,7 @@ import type { FilterNode, SortKey } from './query-ast';
 import type { SortAllowlist } from './resolve-sort';
 import type { SearchConfig } from './search-config';
 import type { SelectConfig } from './select-config';
+import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { IncludeNode, IncludeRequest } from './resolve-include';
 import type { QueryErrors } from './query-errors';
 import type { ApplyArgs } from '../config/entity-config';
@@ -28,7 +29,12 @@ export interface ListQueryConfig {
   readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */
   readonly softDelete: boolean;
-  readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number; readonly count: boolean };
+  readonly pagination: {
+    readonly strategy: PaginationStrategy;
+    readonly defaultLimit: number;
+    readonly maxLimit: number;
+    readonly count: boolean;
+  };
 }
 
 export type { FilterExpression };

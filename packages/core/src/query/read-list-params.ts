@@ -2,6 +2,7 @@
 import type { QueryPairs } from './parse-query-string';
 import { splitBracketKey } from './parse-query-string';
 import type { QueryErrors } from './query-errors';
+import { PAGINATION_PARAMS } from '../pagination/pagination-strategy';
 
 /** The wire query after reading: still strings, filter as a null-prototype object tree. */
 export interface WireListQuery {
@@ -9,8 +10,6 @@ export interface WireListQuery {
   /** The JSON form (`filter={...}`), parsed. */
   filterJson?: unknown;
   sort?: string;
-  limit?: string;
-  offset?: string;
   withDeleted?: string;
   onlyDeleted?: string;
   select?: string;
@@ -19,12 +18,12 @@ export interface WireListQuery {
   include?: string;
   /** `select[<relation path>]` values by path. */
   relationSelects?: Map<string, string>;
+  /** Pagination parameters (limit, offset, page[number], page[size], cursor, since), for the strategy to read. */
+  paging?: Map<string, string>;
 }
 
 const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
   ['sort', 'sort'],
-  ['limit', 'limit'],
-  ['offset', 'offset'],
   ['withDeleted', 'withDeleted'],
   ['onlyDeleted', 'onlyDeleted'],
   ['select', 'select'],
@@ -36,15 +35,19 @@ const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
 const NOT_TAKEN = new Map<string, string>([
   ['include', 'include takes a comma list of relation paths: include=author,tags. Remove the brackets.'],
   ['search', 'search takes only search[query]. Remove the other search parameters.'],
-  ['page', 'page[...] is not taken under the offset strategy. Use limit and offset.'],
-  ['cursor', 'cursor is not taken under the offset strategy. Use limit and offset.'],
-  ['since', 'since is not taken under the offset strategy. Use limit and offset.'],
+  ['page', 'page takes only page[number] and page[size]. Remove the other page parameters.'],
 ]);
 
 export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireListQuery {
   const query: WireListQuery = {};
   const seen = new Set<string>();
   for (const [key, value] of pairs) {
+    if (PAGINATION_PARAMS.includes(key)) {
+      const paging = (query.paging ??= new Map());
+      if (paging.has(key)) errors.add(key, 'repeated', `${key} is given more than once. Send it once.`);
+      else paging.set(key, value);
+      continue;
+    }
     const scalar = SCALAR_PARAMS.get(key);
     if (scalar) {
       if (seen.has(key)) {

@@ -11,22 +11,25 @@ import { resolveApplyFilter } from './resolve-apply-filter';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
+import type { PagePlan } from '../pagination/pagination-strategy';
 import type { IncludeNode } from './resolve-include';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
 export interface ListReadPlan {
   readonly where?: FilterNode;
   readonly sort: readonly SortKey[];
-  readonly limit: number;
+  /** Rows to read; undefined reads the whole match set. */
+  readonly limit?: number;
   readonly offset: number;
+  /** What the envelope reports. */
+  readonly reportedLimit: number;
+  readonly reportedOffset: number;
   readonly count: boolean;
   readonly view: RowView;
   /** The fields each item serves. */
   readonly select: readonly string[];
   readonly include: readonly IncludeNode[];
 }
-
-const MAX_OFFSET = 2147483647;
 
 /** Resolves raw query-string pairs (the wire). */
 export function resolveWireListQuery(
@@ -53,6 +56,7 @@ export function resolveProgrammaticListQuery(
     'sort',
     'limit',
     'offset',
+    'page',
     'withDeleted',
     'onlyDeleted',
     'select',
@@ -64,8 +68,7 @@ export function resolveProgrammaticListQuery(
   const wire: WireListQuery = {
     filterJson: query.filter,
     sort: joined(query.sort),
-    limit: query.limit === undefined ? undefined : String(query.limit),
-    offset: query.offset === undefined ? undefined : String(query.offset),
+    paging: programmaticPaging(query),
     withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
     onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
     select: joined(query.select),
@@ -141,8 +144,7 @@ async function resolveQuery(
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
   const forced = forcedKeys ? serverSortKeys(forcedKeys, config) : [];
-  const limit = readInteger(wire.limit, 'limit', errors) ?? config.pagination.defaultLimit;
-  const offset = readInteger(wire.offset, 'offset', errors) ?? 0;
+  const page = planPage(wire, config, errors);
   const view = readView(wire, config, errors);
   const search = readSearch(wire, config, errors);
   const { select, include } = await resolveShape(wire, config, errors, args);
@@ -154,13 +156,41 @@ async function resolveQuery(
   return {
     where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search),
     sort: finishSort(forced, requested, config.sort.primaryKeys),
-    limit: Math.min(limit, config.pagination.maxLimit),
-    offset,
+    ...page,
     count: config.pagination.count,
     view,
     select,
     include,
   };
+}
+
+/** The strategy reads its own parameters; a pagination parameter it does not take is refused, naming it. */
+function planPage(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): PagePlan {
+  const { strategy } = config.pagination;
+  for (const param of wire.paging?.keys() ?? []) {
+    if (!strategy.params.includes(param)) {
+      const instead =
+        strategy.params.length > 0
+          ? `Use ${strategy.params.join(' and ')}.`
+          : 'This resource serves the whole match set.';
+      errors.unsupportedParam(
+        param,
+        `${param} is not taken under the '${strategy.name}' pagination strategy. ${instead}`,
+      );
+    }
+  }
+  return strategy.plan({ params: wire.paging ?? new Map(), settings: config.pagination, errors });
+}
+
+/** `{ limit, offset, page: { number, size } }` as the wire's pagination parameters. */
+function programmaticPaging(query: FindManyQuery): Map<string, string> {
+  const paging = new Map<string, string>();
+  const put = (param: string, value: unknown) => value !== undefined && paging.set(param, String(value));
+  put('limit', query.limit);
+  put('offset', query.offset);
+  put('page[number]', query.page?.number);
+  put('page[size]', query.page?.size);
+  return paging;
 }
 
 /** What each item serves: the projection and the included relations. */
@@ -222,19 +252,6 @@ function serverSortKeys(keys: readonly string[], config: ListQueryConfig): SortK
     });
   }
   return out;
-}
-
-function readInteger(value: string | undefined, param: string, errors: QueryErrors): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_OFFSET) {
-    errors.add(
-      param,
-      'invalid_value',
-      `${param} must be a whole number from 0 to ${MAX_OFFSET}; got '${value.slice(0, 40)}'.`,
-    );
-    return undefined;
-  }
-  return Number(value);
 }
 
 function readView(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): RowView {

@@ -1,0 +1,12 @@
+/** The strategies this version serves, by name. */
+import { NonePaginationStrategy } from './none-pagination-strategy';
+import { OffsetPaginationStrategy } from './offset-pagination-strategy';
+import { PagePaginationStrategy } from './page-pagination-strategy';
+import type { PaginationStrategy } from './pagination-strategy';
+
+export const BUILT_IN_STRATEGIES: ReadonlyMap<string, PaginationStrategy> = new Map(
+  [OffsetPaginationStrategy, PagePaginationStrategy, NonePaginationStrategy].map((strategy) => [
+    strategy.name,
+    strategy,
+  ]),
+);

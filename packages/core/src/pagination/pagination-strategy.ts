@@ -1,0 +1,58 @@
+/** The pagination port: a strategy reads its own query parameters and says which rows a page holds. */
+import type { QueryErrors } from '../query/query-errors';
+
+export interface PageSettings {
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+}
+
+/** The page of one request: how many rows (undefined: all), from where, and what the envelope reports. */
+export interface PagePlan {
+  readonly limit?: number;
+  readonly offset: number;
+  readonly reportedLimit: number;
+  readonly reportedOffset: number;
+}
+
+export interface PaginationStrategy {
+  readonly name: string;
+  /** Query parameters this strategy takes; a pagination parameter it does not take is refused. */
+  readonly params: readonly string[];
+  plan(args: {
+    readonly params: ReadonlyMap<string, string>;
+    readonly settings: PageSettings;
+    readonly errors: QueryErrors;
+  }): PagePlan;
+}
+
+/** Every pagination parameter of the grammar, whichever strategy takes it. */
+export const PAGINATION_PARAMS: readonly string[] = [
+  'limit',
+  'offset',
+  'page[number]',
+  'page[size]',
+  'cursor',
+  'since',
+];
+
+/** The largest limit or offset a request may send (and the limit `none` reports). */
+export const MAX_PAGE_INTEGER = 2147483647;
+
+/** A whole number from `min` to 2147483647, or undefined (with the problem recorded) when the value is malformed. */
+export function readPageInteger(
+  value: string | undefined,
+  param: string,
+  errors: QueryErrors,
+  min = 0,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_PAGE_INTEGER || Number(value) < min) {
+    errors.add(
+      param,
+      'invalid_value',
+      `${param} must be a whole number from ${min} to ${MAX_PAGE_INTEGER}; got '${value.slice(0, 40)}'.`,
+    );
+    return undefined;
+  }
+  return Number(value);
+}
