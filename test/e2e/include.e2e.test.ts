@@ -38,6 +38,10 @@ describe.each(TEST_DATABASES)('include on $name', (db) => {
           include: { fields: ['author'], default: ['author'] },
           relations: { author: { read: { strategy: 'key' } } },
         }),
+        svcController('deep-books', Book, {
+          include: { fields: ['author'] },
+          relations: { author: { read: { maxDepth: 3 } } },
+        }),
         svcController('reviews', Review, {
           include: { fields: ['book'] },
           filter: { apply: () => ({ rating: { gte: 2 } }) },
@@ -105,6 +109,11 @@ describe.each(TEST_DATABASES)('include on $name', (db) => {
     expect(wide.body.errors[0].detail).toContain('more than 3');
     const off = await get('/tags?include=books').expect(400);
     expect(off.body).toMatchObject({ code: 'SVC_QUERY_UNSUPPORTED_PARAM' });
+  });
+
+  it('lets relations.<name>.read.maxDepth raise the depth limit for that relation', async () => {
+    await get('/deep-books?include=author.books.author&limit=1').expect(200);
+    await get('/books?include=author.books.author').expect(400);
   });
 
   it('projects an included relation with select[<relation>] against its own select.fields', async () => {

@@ -23,6 +23,14 @@ describe.each(TEST_DATABASES)('relation paths on $name', (db) => {
           include: { fields: ['reviews'] },
         }),
         svcController('reviews', Review, { filter: { fields: { 'book.title': ['eq', 'contains'] } } }),
+        svcController('authors', Author, {
+          filter: {
+            apply: ({ context }) =>
+              (context.request as { headers: Record<string, string> }).headers['x-hide-uk']
+                ? { country: { ne: 'UK' } }
+                : undefined,
+          },
+        }),
       ],
     });
     const data = t.dataSource;
@@ -76,6 +84,12 @@ describe.each(TEST_DATABASES)('relation paths on $name', (db) => {
     expect(response.body.items.map((review: { rating: number }) => review.rating)).toEqual([3]);
     const refused = await get('/reviews?filter[book.title][gt]=A').expect(400);
     expect(refused.body.errors[0].param).toBe('filter[book.title][gt]');
+  });
+
+  it("keeps a relation path inside the related entity's own filter.apply scope", async () => {
+    expect(titles((await get('/books?filter[author.country][eq]=UK').expect(200)).body)).toEqual(['Orbitsville']);
+    const scoped = await get('/books?filter[author.country][eq]=UK').set('x-hide-uk', '1').expect(200);
+    expect(scoped.body.items).toEqual([]);
   });
 
   it('searches across a relation path', async () => {

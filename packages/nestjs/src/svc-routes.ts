@@ -39,15 +39,12 @@ function bySpecificity(a: StandardOperationId, b: StandardOperationId): number {
 
 export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
-  // Methods per path, for OPTIONS's Allow header.
-  const allowed = new Map<string, Set<string>>();
+  // Operations per path, for OPTIONS's Allow header.
+  const byPath = new Map<string, StandardOperationId[]>();
   for (const id of routedOperations(config).sort(bySpecificity)) {
     const route = STANDARD_ROUTES[id];
     const path = route.path.replace(':id', `:${param}`);
-    const methods = allowed.get(path) ?? new Set(['OPTIONS']);
-    methods.add(route.method);
-    if (route.method === 'GET') methods.add('HEAD');
-    allowed.set(path, methods);
+    byPath.set(path, [...(byPath.get(path) ?? []), id]);
     defineRoute(
       controller,
       `svc${id[0]!.toUpperCase()}${id.slice(1)}`,
@@ -56,14 +53,32 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
       createHandler(controller, id, param),
     );
   }
-  for (const [path, methods] of allowed) {
-    const allow = [...methods].join(', ');
+  for (const [path, operations] of byPath) {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
-    defineRoute(controller, name, path, RequestMethod.OPTIONS, async (_request: Request, response: Response) => {
-      response.status(204).setHeader('Allow', allow);
-      response.end();
-    });
+    defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, operations));
   }
+}
+
+/** OPTIONS answers with the methods of the operations the entity really serves on that path (known after boot). */
+function createOptionsHandler(controller: Function, operations: readonly StandardOperationId[]) {
+  return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
+    try {
+      const served = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller).entity.operations;
+      const methods = new Set<string>();
+      for (const id of operations) {
+        if (!served.has(id)) continue;
+        methods.add(STANDARD_ROUTES[id].method);
+        if (STANDARD_ROUTES[id].method === 'GET') methods.add('HEAD');
+      }
+      if (methods.size === 0) {
+        throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${request.originalUrl}.` });
+      }
+      response.status(204).setHeader('Allow', [...methods, 'OPTIONS'].join(', '));
+      response.end();
+    } catch (error) {
+      writeProblem(request, response, error);
+    }
+  };
 }
 
 function defineRoute(

@@ -6,7 +6,7 @@ import type { FilterCondition } from '@svc/core';
 import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityTable } from './entity-table';
 import { quotePath } from './entity-table';
-import { conditionToSql, type SqlParameters } from './filter-sql';
+import { conditionToSql, filterToSql, type SqlParameters } from './filter-sql';
 
 export function relationConditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
   const dot = condition.field.indexOf('.');
@@ -15,7 +15,8 @@ export function relationConditionToSql(condition: FilterCondition, table: Entity
   const relation = table.orm.findRelationWithPropertyPath(relationName);
   if (!relation) throw new Error(`@svc/typeorm: '${relationName}' is not a relation of ${table.name}.`);
   const target = table.tableOf(relation.inverseEntityMetadata.target as Function);
-  const inner = [conditionToSql({ ...condition, field }, target, params)];
+  const inner = [conditionToSql({ ...condition, field, scope: undefined }, target, params)];
+  if (condition.scope) inner.push(filterToSql(condition.scope, target, params));
   if (target.marker) inner.push(`${target.marker.quoted} IS NULL`);
   const where = inner.join(' AND ');
   const q = (column: OrmColumn) => table.driver.escape(column.databaseName);

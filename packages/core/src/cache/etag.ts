@@ -20,6 +20,25 @@ export function computeEtag(representation: unknown): string {
   return `"${half(0x9e3779b9)}${half(0x85ebca6b)}"`;
 }
 
+/**
+ * The ETag of a served item: the state tag (of the canonical representation), plus a suffix hashing the served body
+ * when `select`, an output slot or includes shape it differently, so caches tell the shapes apart while If-Match
+ * still compares the state.
+ */
+export function computeShapedEtag(state: unknown, served: unknown): string {
+  const stateTag = computeEtag(state);
+  const stateJson = canonicalJson(state);
+  const servedJson = canonicalJson(served);
+  if (stateJson === servedJson) return stateTag;
+  return `${stateTag.slice(0, -1)}.${computeEtag(servedJson).slice(1)}`;
+}
+
+/** The state part of a tag (`"abc.def"` → `"abc"`), which If-Match compares. */
+export function stateTagOf(tag: string): string {
+  const dot = tag.indexOf('.');
+  return dot === -1 ? tag : `${tag.slice(0, dot)}"`;
+}
+
 /** Weak comparison (If-None-Match): `*` matches; W/ prefixes are ignored. */
 export function etagMatchesWeak(header: string, etag: string): boolean {
   return splitTags(header).some((tag) => tag === '*' || stripWeak(tag) === stripWeak(etag));
@@ -27,7 +46,7 @@ export function etagMatchesWeak(header: string, etag: string): boolean {
 
 /** Strong comparison (If-Match): `*` matches any current representation; weak tags never match. */
 export function etagMatchesStrong(header: string, etag: string): boolean {
-  return splitTags(header).some((tag) => tag === '*' || (!tag.startsWith('W/') && tag === etag));
+  return splitTags(header).some((tag) => tag === '*' || (!tag.startsWith('W/') && stateTagOf(tag) === etag));
 }
 
 function splitTags(header: string): string[] {

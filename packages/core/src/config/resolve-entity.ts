@@ -13,6 +13,7 @@ import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { buildIncludeConfig } from './include-config';
+import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
@@ -67,6 +68,12 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       : undefined;
   const outputItem = buildOutputSlot(name, metadata, 'item', config.schema?.output?.item);
   const outputList = buildOutputSlot(name, metadata, 'list', config.schema?.output?.list);
+  const relationScope = async (relationName: string, applyArgs: ApplyArgs) => {
+    const relation = metadata.relations.find((candidate) => candidate.property === relationName);
+    const peer = relation ? self.entity?.peer(relation.target) : undefined;
+    if (!peer?.filterApply) return undefined;
+    return resolveApplyFilter(peer.filterApply, peer.serverFilter, { ...applyArgs, entity: peer.name });
+  };
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) {
     const opConfig = config.operations?.[id];
@@ -99,6 +106,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
                 select,
                 search,
                 include: includer,
+                relationScope,
                 outputFields: id === 'findMany' ? outputList : outputItem,
               })
             : undefined,
@@ -169,7 +177,7 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
  * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
  * a pagination strategy other than offset, a result-cache ttl, and realtime.
  */
-function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
+export function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
   const fail = (path: string, message: string) => {
     throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
   };

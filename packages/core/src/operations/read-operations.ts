@@ -111,6 +111,7 @@ function listConfig(call: OperationCall) {
     select: entity.select,
     outputFields: config.outputFields,
     include: config.include,
+    relationScope: config.relationScope,
     search: entity.search,
     softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });

@@ -165,6 +165,7 @@ export function buildListQueryConfig(
     search?: SearchConfig;
     include?: ListQueryConfig['include'];
     outputFields?: readonly string[];
+    relationScope?: ListQueryConfig['relationScope'];
   },
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
@@ -187,6 +188,7 @@ export function buildListQueryConfig(
     search: args.search,
     include: args.include,
     outputFields: args.outputFields,
+    relationScope: args.relationScope,
     softDelete: args.softDelete,
     pagination: {
       strategy: BUILT_IN_STRATEGIES.get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy,

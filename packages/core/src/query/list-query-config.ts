@@ -25,6 +25,8 @@ export interface ListQueryConfig {
   readonly outputFields?: readonly string[];
   /** Resolves `include=` and `select[<relation>]=` against the entity and its peers. */
   readonly include?: (request: IncludeRequest, errors: QueryErrors, args: ApplyArgs) => Promise<IncludeNode[]>;
+  /** The `filter.apply` scope of the entity a relation path leads to, when that entity is served by a peer. */
+  readonly relationScope?: (relation: string, args: ApplyArgs) => Promise<FilterNode | undefined>;
   /** Undefined: search is off and `search[query]` is refused. */
   readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */

@@ -43,6 +43,8 @@ export interface FilterCondition {
   readonly field: string;
   readonly operator: FilterOperator;
   readonly value: unknown;
+  /** On a relation path: conditions the related row must also meet (the related entity's own `filter.apply`). */
+  readonly scope?: FilterNode;
 }
 
 export interface FilterGroup {

@@ -58,7 +58,8 @@ export async function resolveInclude(
         errors.add(param, 'not_includable', problem);
         return;
       }
-      const limit = Math.min(config.maxDepth, config.relations.get(segments[0]!)?.maxDepth ?? config.maxDepth);
+      // relations.<name>.read.maxDepth overrides include.limits.maxDepth for paths through that relation, either way.
+      const limit = config.relations.get(segments[0]!)?.maxDepth ?? config.maxDepth;
       if (segments.length > limit) {
         errors.add(param, 'too_deep', `'${path}' is ${segments.length} levels deep; the limit is ${limit}.`);
         return;

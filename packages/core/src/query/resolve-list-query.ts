@@ -12,6 +12,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
 import type { PagePlan } from '../pagination/pagination-strategy';
+import type { ApplyArgs } from '../config/entity-config';
 import type { IncludeNode } from './resolve-include';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
@@ -118,11 +119,12 @@ async function resolveItem(
   errors: QueryErrors,
   args: { operation: string; context: SvcContext },
 ): Promise<ItemReadPlan> {
+  const refuse = (param: string) =>
+    errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
   for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
-    if (!ITEM_PARAMS.has(key) && wire[key] !== undefined) {
-      const param = key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key;
-      errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
-    }
+    if (ITEM_PARAMS.has(key) || wire[key] === undefined) continue;
+    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
+    else refuse(key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key);
   }
   const shape = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
@@ -153,8 +155,9 @@ async function resolveQuery(
     ...args,
     entity: config.entity,
   });
+  const where = andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search);
   return {
-    where: andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search),
+    where: where && config.relationScope ? await scopeRelationPaths(where, config, args) : where,
     sort: finishSort(forced, requested, config.sort.primaryKeys),
     ...page,
     count: config.pagination.count,
@@ -191,6 +194,25 @@ function programmaticPaging(query: FindManyQuery): Map<string, string> {
   put('page[number]', query.page?.number);
   put('page[size]', query.page?.size);
   return paging;
+}
+
+/** Gives each relation-path condition the related entity's own scope, so a filter cannot probe rows outside it. */
+async function scopeRelationPaths(node: FilterNode, config: ListQueryConfig, args: ApplyArgs): Promise<FilterNode> {
+  switch (node.kind) {
+    case 'condition': {
+      const dot = node.field.indexOf('.');
+      if (dot === -1) return node;
+      const scope = await config.relationScope!(node.field.slice(0, dot), args);
+      return scope ? { ...node, scope } : node;
+    }
+    case 'not':
+      return { kind: 'not', child: await scopeRelationPaths(node.child, config, args) };
+    default:
+      return {
+        kind: node.kind,
+        children: await Promise.all(node.children.map((child) => scopeRelationPaths(child, config, args))),
+      };
+  }
 }
 
 /** What each item serves: the projection and the included relations. */

@@ -60,7 +60,7 @@ export function buildSearchConfig(args: {
         entity,
         path: 'search.fields',
         list,
-        universe: metadata.columns.map((c) => c.property),
+        universe: strings,
         unset: strings,
       });
   for (const field of fields) {

@@ -1,6 +1,7 @@
 /** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
 import type { ResolvedEntity } from '../config/resolved-entity';
 import { mergeSettings } from '../config/merge-settings';
+import { refuseUnservedSettings } from '../config/resolve-entity';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';
@@ -30,6 +31,7 @@ export class SvcEngine {
         path: `${operation.id} call settings`,
       });
       settings = mergeSettings(settings, request.settings);
+      refuseUnservedSettings(this.entity.name, operation.id, settings);
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {

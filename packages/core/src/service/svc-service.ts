@@ -26,8 +26,12 @@ export class SvcService<T = Record<string, unknown>> {
     return this.body({ operation: 'findMany', query }, opts);
   }
 
-  findOne(id: unknown, opts?: CallOptions): Promise<T> {
-    return this.body({ operation: 'findOne', id }, opts);
+  /** `opts.query` takes `select` and `include`, as `GET /:id?select=...&include=...` does. */
+  findOne(
+    id: unknown,
+    opts?: CallOptions & { readonly query?: Pick<FindManyQuery, 'select' | 'include'> },
+  ): Promise<T> {
+    return this.body({ operation: 'findOne', id, query: opts?.query }, opts);
   }
 
   createOne(body: Partial<T> | Record<string, unknown>, opts?: CallOptions): Promise<T> {

@@ -1,5 +1,5 @@
 /** Builds item and list responses: projection, ETag, 304 on a matching If-None-Match. */
-import { computeEtag } from '../../cache/etag';
+import { computeEtag, computeShapedEtag } from '../../cache/etag';
 import type { Row } from '../../persistence/repository-adapter';
 import { projectRow } from '../../schema/output-projection';
 import { etagsOn, type ExecuteResponse, type OperationCall } from '../operation-call';
@@ -10,9 +10,10 @@ export function itemResponse(
   row: Row,
   options: { status?: number; conditional?: boolean; body?: Record<string, unknown> } = {},
 ): ExecuteResponse {
-  const body = options.body ?? projectRow(row, call.entity.output);
+  const state = projectRow(row, call.entity.output);
+  const body = options.body ?? state;
   if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
-  const etag = computeEtag(body);
+  const etag = body === state ? computeEtag(state) : computeShapedEtag(state, body);
   if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };
   return { status: options.status ?? 200, body, etag, headers: { ETag: etag } };
 }
