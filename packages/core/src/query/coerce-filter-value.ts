@@ -1,5 +1,6 @@
 /** Coerces one filter value to its column's kind, or explains why it cannot be. */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
+import { DATE_RANGE_HINT, readDate, readDatetime } from '../schema/date-values';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -7,8 +8,6 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?\d{1,30}(\.\d{1,30})?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})([T ](\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Coerces a wire string or a programmatic value to the column's kind. */
 export function coerceFilterValue(column: ColumnMetadata, raw: unknown): Coerced {
@@ -31,7 +30,7 @@ export function coerceFilterValue(column: ColumnMetadata, raw: unknown): Coerced
     case 'boolean':
       return coerceBoolean(raw);
     case 'date':
-      return typeof raw === 'string' && validDate(DATE.exec(raw)) ? ok(raw) : fail('must be a date (YYYY-MM-DD)');
+      return readDate(raw) !== undefined ? ok(raw) : fail(`must be a date (YYYY-MM-DD) ${DATE_RANGE_HINT}`);
     case 'datetime':
       return coerceDatetime(raw);
     case 'json':
@@ -80,19 +79,8 @@ function coerceBoolean(raw: unknown): Coerced {
 }
 
 function coerceDatetime(raw: unknown): Coerced {
-  if (typeof raw !== 'string')
-    return raw instanceof Date && !isNaN(raw.getTime()) ? ok(raw) : fail('must be an ISO 8601 date-time');
-  const match = DATETIME.exec(raw);
-  if (!match || !validDate(match)) return fail('must be an ISO 8601 date-time');
-  const date = new Date(match[4] ? raw : `${raw}T00:00:00Z`);
-  return isNaN(date.getTime()) ? fail('must be an ISO 8601 date-time') : ok(date);
-}
-
-function validDate(match: RegExpExecArray | null): boolean {
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const date = readDatetime(raw);
+  return date ? ok(date) : fail(`must be an ISO 8601 date-time ${DATE_RANGE_HINT}`);
 }
 
 const ok = (value: unknown): Coerced => ({ ok: true, value });

@@ -1,13 +1,12 @@
 /** Checks one JSON body value against its column and converts it to what the adapter writes. */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
+import { DATE_RANGE_HINT, readDate, readDatetime } from './date-values';
 
 export type Checked = { ok: true; value: unknown } | { ok: false; reason: string };
 
 const INT32 = 2147483647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?\d{1,30}(\.\d{1,30})?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export function checkColumnValue(column: ColumnMetadata, value: unknown): Checked {
   if (value === null) return column.nullable ? ok(null) : fail('must not be null');
@@ -42,9 +41,7 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
     case 'boolean':
       return typeof value === 'boolean' ? ok(value) : fail('must be true or false');
     case 'date':
-      return typeof value === 'string' && DATE.test(value) && validDate(value)
-        ? ok(value)
-        : fail('must be a date (YYYY-MM-DD)');
+      return readDate(value) !== undefined ? ok(value) : fail(`must be a date (YYYY-MM-DD) ${DATE_RANGE_HINT}`);
     case 'datetime':
       return checkDatetime(value);
     case 'json':
@@ -53,16 +50,8 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
 }
 
 function checkDatetime(value: unknown): Checked {
-  if (typeof value !== 'string' || !DATETIME.test(value) || !validDate(value.slice(0, 10)))
-    return fail('must be an ISO 8601 date-time');
-  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  return isNaN(date.getTime()) ? fail('must be an ISO 8601 date-time') : ok(date);
-}
-
-function validDate(text: string): boolean {
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate();
+  const date = readDatetime(value);
+  return date ? ok(date) : fail(`must be an ISO 8601 date-time ${DATE_RANGE_HINT}`);
 }
 
 const ok = (value: unknown): Checked => ({ ok: true, value });
