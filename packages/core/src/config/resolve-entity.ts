@@ -1,5 +1,12 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
 import { ConfigurationException } from '../errors/configuration-exception';
+import type { RelatedMetadata } from './resolve-field-path';
+import type { SelectConfig } from '../query/select-config';
+import type { SearchConfig } from '../query/search-config';
+import type { IncludeConfig } from './include-config';
+import type { FilterAllowlist } from '../query/filter-allowlist';
+import type { ListQueryConfig } from '../query/list-query-config';
+import type { OperationState } from './resolve-operations';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
@@ -33,6 +40,28 @@ export interface ResolveEntityArgs {
   readonly peers?: (target: Function) => ResolvedEntity | undefined;
 }
 
+/** What every operation of one entity shares while it is being resolved. */
+interface EntityScope {
+  readonly name: string;
+  readonly args: ResolveEntityArgs;
+  readonly metadata: EntityMetadata;
+  readonly soft: boolean;
+  readonly related?: RelatedMetadata;
+  readonly reads: ReadShape;
+}
+
+/** The read-side configuration every read operation of the entity shares. */
+interface ReadShape {
+  readonly select: SelectConfig;
+  readonly search?: SearchConfig;
+  readonly include: IncludeConfig;
+  readonly serverFilter: FilterAllowlist;
+  readonly outputItem?: readonly string[];
+  readonly outputList?: readonly string[];
+  readonly includer?: ListQueryConfig['include'];
+  readonly relationScope: NonNullable<ListQueryConfig['relationScope']>;
+}
+
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const { target, config, global, adapter } = args;
   const metadata = adapter.metadata;
@@ -41,92 +70,18 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
   const soft = resolveSoftDelete(name, entitySettings, metadata);
   const { states } = resolveOperations({ entity: name, map: config.operations, globalMap: global.operations, soft });
-  const select = buildSelectConfig(name, metadata, config.select);
-  const related = adapter.metadataOf?.bind(adapter);
-  const limits = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
-  const search = buildSearchConfig({
-    related,
-    entity: name,
-    metadata,
-    input: config.search,
-    maxLength: limits.limits.maxLikePatternLength,
-  });
-  const include = buildIncludeConfig({ entity: name, metadata, include: config.include, relations: config.relations });
-  if (include.relations.size > 0 && !adapter.loadRelation) {
-    throw new ConfigurationException({
-      entity: name,
-      path: 'include',
-      message: 'needs a repository adapter that can load relations (loadRelation).',
-    });
-  }
-  // The include resolver needs the finished entity, which is built below.
+  // Resolvers that run per request need the finished entity, which is built last.
   const self: { entity?: ResolvedEntity } = {};
-  const includer =
-    include.relations.size > 0
-      ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
-          resolveInclude(self.entity!, request, errors, applyArgs)
-      : undefined;
-  const outputItem = buildOutputSlot(name, metadata, 'item', config.schema?.output?.item);
-  const outputList = buildOutputSlot(name, metadata, 'list', config.schema?.output?.list);
-  const relationScope = async (relationName: string, applyArgs: ApplyArgs) => {
-    const relation = metadata.relations.find((candidate) => candidate.property === relationName);
-    const peer = relation ? self.entity?.peer(relation.target) : undefined;
-    if (!peer?.filterApply) return undefined;
-    return resolveApplyFilter(peer.filterApply, peer.serverFilter, { ...applyArgs, entity: peer.name });
-  };
+  const related = adapter.metadataOf?.bind(adapter);
+  const reads = resolveReadShape({ name, args, metadata, related, self });
+  const scope: EntityScope = { name, args, metadata, soft, related, reads };
   const operations = new Map<StandardOperationId, ResolvedOperation>();
-  for (const [id, state] of states) {
-    const opConfig = config.operations?.[id];
-    const opScope = typeof opConfig === 'object' ? pickSettings(opConfig) : undefined;
-    const scopes = [global, config, opScope];
-    const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
-    const softDelete = soft && resolveSoftDelete(name, settings, metadata);
-    refuseUnservedSettings(name, id, settings);
-    const opPolicy = typeof opConfig === 'object' ? opConfig.policy : undefined;
-    operations.set(
-      id,
-      Object.freeze({
-        id,
-        state,
-        settings,
-        scopes,
-        softDelete,
-        policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
-        handler: typeof opConfig === 'object' ? opConfig.handler : undefined,
-        list:
-          id === 'findMany' || id === 'findOne'
-            ? buildListQueryConfig({
-                entity: name,
-                metadata,
-                related,
-                filter: config.filter,
-                sort: config.sort,
-                settings,
-                softDelete,
-                select,
-                search,
-                include: includer,
-                relationScope,
-                outputFields: id === 'findMany' ? outputList : outputItem,
-              })
-            : undefined,
-      }),
-    );
-  }
+  for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
   if (!operations.has('findMany') && !operations.has('findOne')) {
     // No read is served, but a misspelt allowlist is still a configuration error, found now.
-    buildListQueryConfig({
-      entity: name,
-      metadata,
-      related,
-      filter: config.filter,
-      sort: config.sort,
-      settings: entitySettings,
-      softDelete: soft,
-      select,
-      search,
-    });
+    buildListQueryConfig({ ...listArgs(scope), settings: entitySettings, softDelete: soft });
   }
+  const input = config.schema?.input;
   const resolved: ResolvedEntity = Object.freeze({
     name,
     target,
@@ -136,26 +91,108 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     lookup: resolveLookup(name, entitySettings, metadata),
     operations,
     filterApply: config.filter?.apply,
-    serverFilter: limits,
+    serverFilter: reads.serverFilter,
     input: {
-      create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: config.schema?.input?.create }),
-      update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: config.schema?.input?.update }),
-      patch: buildWriteSchema({
-        entity: name,
-        metadata,
-        slot: 'patch',
-        list: config.schema?.input?.patch ?? config.schema?.input?.update,
-      }),
+      create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: input?.create }),
+      update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: input?.update }),
+      patch: buildWriteSchema({ entity: name, metadata, slot: 'patch', list: input?.patch ?? input?.update }),
     },
-    output: { fields: outputItem ?? select.fields },
-    select,
-    search,
-    include,
+    output: { fields: reads.outputItem ?? reads.select.fields },
+    select: reads.select,
+    search: reads.search,
+    include: reads.include,
     softDeleteOnReads: soft,
     peer: (other: Function) => args.peers?.(other),
   });
   self.entity = resolved;
   return resolved;
+}
+
+function resolveReadShape(args: {
+  name: string;
+  args: ResolveEntityArgs;
+  metadata: EntityMetadata;
+  related?: RelatedMetadata;
+  self: { entity?: ResolvedEntity };
+}): ReadShape {
+  const { name, metadata, related, self } = args;
+  const { config, adapter } = args.args;
+  const serverFilter = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
+  const maxLength = serverFilter.limits.maxLikePatternLength;
+  const include = buildIncludeConfig({ entity: name, metadata, include: config.include, relations: config.relations });
+  if (include.relations.size > 0 && !adapter.loadRelation) {
+    throw new ConfigurationException({
+      entity: name,
+      path: 'include',
+      message: 'needs a repository adapter that can load relations (loadRelation).',
+    });
+  }
+  return {
+    select: buildSelectConfig(name, metadata, config.select),
+    search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength }),
+    include,
+    serverFilter,
+    outputItem: buildOutputSlot(name, metadata, 'item', config.schema?.output?.item),
+    outputList: buildOutputSlot(name, metadata, 'list', config.schema?.output?.list),
+    includer:
+      include.relations.size > 0
+        ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
+            resolveInclude(self.entity!, request, errors, applyArgs)
+        : undefined,
+    relationScope: async (relationName: string, applyArgs: ApplyArgs) => {
+      const relation = metadata.relations.find((candidate) => candidate.property === relationName);
+      const peer = relation ? self.entity?.peer(relation.target) : undefined;
+      if (!peer?.filterApply) return undefined;
+      return resolveApplyFilter(peer.filterApply, peer.serverFilter, { ...applyArgs, entity: peer.name });
+    },
+  };
+}
+
+/** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
+function resolveOperation(scope: EntityScope, id: StandardOperationId, state: OperationState): ResolvedOperation {
+  const { name, metadata, args } = scope;
+  const { config, global } = args;
+  const opConfig = config.operations?.[id];
+  const opObject = typeof opConfig === 'object' ? opConfig : undefined;
+  const scopes = [global, config, opObject ? pickSettings(opObject) : undefined];
+  const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
+  const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
+  refuseUnservedSettings(name, id, settings);
+  const opPolicy = opObject?.policy;
+  const reads = scope.reads;
+  return Object.freeze({
+    id,
+    state,
+    settings,
+    scopes,
+    softDelete,
+    policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
+    handler: opObject?.handler,
+    list:
+      id === 'findMany' || id === 'findOne'
+        ? buildListQueryConfig({
+            ...listArgs(scope),
+            settings,
+            softDelete,
+            include: reads.includer,
+            relationScope: reads.relationScope,
+            outputFields: id === 'findMany' ? reads.outputList : reads.outputItem,
+          })
+        : undefined,
+  });
+}
+
+function listArgs(scope: EntityScope) {
+  const { config } = scope.args;
+  return {
+    entity: scope.name,
+    metadata: scope.metadata,
+    related: scope.related,
+    filter: config.filter,
+    sort: config.sort,
+    select: scope.reads.select,
+    search: scope.reads.search,
+  };
 }
 
 function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): boolean {
