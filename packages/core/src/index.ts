@@ -50,6 +50,7 @@ export type {
 } from './config/entity-config';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';
 export type { SelectConfigInput } from './query/select-config';
+export type { SetConfig, SetFunction, SetArgs } from './schema/forced-values';
 export type { SearchConfigInput } from './query/search-config';
 export type { ResolvedEntity, ResolvedOperation } from './config/resolved-entity';
 

@@ -5,6 +5,7 @@ import type { SvcContext } from '../service/svc-context';
 import type { SelectConfigInput } from '../query/select-config';
 import type { SearchConfigInput } from '../query/search-config';
 import type { OutputSlot } from '../schema/output-slots';
+import type { SetConfig } from '../schema/forced-values';
 import type { IncludeConfigInput, RelationConfigInput } from './include-config';
 
 /** A field list that allows everything but some names. */
@@ -117,6 +118,8 @@ export interface EntityStructure {
   readonly include?: IncludeConfigInput;
   /** Per-relation tuning, keyed by the entity's own relation names. */
   readonly relations?: Readonly<Record<string, RelationConfigInput>>;
+  /** Server-forced write values, overwriting the client's on createOne and updateOne (never patchOne). */
+  readonly set?: SetConfig;
   /** Whitelist of operations: absent means defaults; present means only those named. */
   readonly operations?: EntityOperationsMap;
 }

@@ -23,6 +23,7 @@ import { buildIncludeConfig } from './include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
+import { buildForcedValues } from '../schema/forced-values';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
 import type { QueryErrors } from '../query/query-errors';
 import type { ApplyArgs } from './entity-config';
@@ -99,6 +100,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     },
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
+    forced: buildForcedValues(name, config.set),
     search: reads.search,
     include: reads.include,
     softDeleteOnReads: soft,

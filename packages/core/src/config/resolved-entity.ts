@@ -8,6 +8,7 @@ import type { WriteSchema } from '../schema/write-schema';
 import type { SearchConfig } from '../query/search-config';
 import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from './include-config';
+import type { ForcedValues } from '../schema/forced-values';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -41,6 +42,7 @@ export interface ResolvedEntity {
   /** Item responses: the selectable fields (select.fields closes every body). */
   readonly output: OutputProjection;
   readonly select: SelectConfig;
+  readonly forced: ForcedValues;
   readonly include: IncludeConfig;
   /** Reads of this entity hide soft-deleted rows (resolved soft delete at entity scope). */
   readonly softDeleteOnReads: boolean;

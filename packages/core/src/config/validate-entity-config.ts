@@ -18,7 +18,7 @@ const STRUCTURAL_KEYS = [
   'operations',
 ];
 /** Keys SPEC.md defines that this version does not serve yet: refused rather than silently ignored. */
-const NOT_YET = new Set(['set']);
+const NOT_YET = new Set<string>();
 const OPERATION_EXTRAS = ['handler', 'meta', 'policy', 'schema'];
 
 export function validateEntityConfig(entity: string, config: EntityConfig): void {

@@ -3,6 +3,7 @@ import { ForbiddenException, NotFoundException, ValidationFailedException } from
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { projectRow } from '../schema/output-projection';
 import { validateBody } from '../schema/validate-body';
+import { forcedValues } from '../schema/forced-values';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
@@ -15,7 +16,7 @@ import { runHandler } from './run-handler';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
-  const values = validateBody(call.entity.input.create, call.request.body);
+  const values = { ...validateBody(call.entity.input.create, call.request.body), ...(await forced(call, 'createOne')) };
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
@@ -28,8 +29,9 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   return { ...response, resourceId: lookupValues.join(',') };
 }
 
-export function updateOne(call: OperationCall): Promise<ExecuteResponse> {
-  return writeExisting(call, validateBody(call.entity.input.update, call.request.body, { replace: true }));
+export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
+  const values = validateBody(call.entity.input.update, call.request.body, { replace: true });
+  return writeExisting(call, { ...values, ...(await forced(call, 'updateOne')) });
 }
 
 export function patchOne(call: OperationCall): Promise<ExecuteResponse> {
@@ -49,6 +51,16 @@ async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteR
     return rereadInScope(call, key, session);
   });
   return itemResponse(call, row);
+}
+
+/** What `set` forces for this write. */
+function forced(call: OperationCall, operation: 'createOne' | 'updateOne') {
+  const fn = operation === 'createOne' ? call.entity.forced.create : call.entity.forced.update;
+  return forcedValues(call.entity.name, call.entity.metadata, fn, {
+    operation,
+    body: call.request.body,
+    context: call.context,
+  });
 }
 
 /**

@@ -543,11 +543,8 @@ describe('resolveEntity', () => {
   });
 
   describe('keys this version does not serve yet', () => {
-    it.each([
-      ['set as a function', () => ({})],
-      ['set as { create, update }', { create: () => ({}) }],
-    ])('refuses %s as not supported', (_label, value) => {
-      expectConfigError(() => resolve({ set: value }), { entity: 'Book', path: 'set', mentions: ['not supported'] });
+    it('refuses a set slot for patchOne, which set never runs on', () => {
+      expectConfigError(() => resolve({ set: { patch: () => ({}) } as never }), { entity: 'Book', path: 'set.patch' });
     });
 
     it('refuses a Standard Schema validator in schema.output', () => {
