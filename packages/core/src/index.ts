@@ -114,3 +114,7 @@ export type {
 export { parseQueryString } from './query/parse-query-string';
 export type { QueryPairs } from './query/parse-query-string';
 export { computeEtag, canonicalJson } from './cache/etag';
+export type { CacheStore } from './cache/cache-store';
+export { MemoryCacheStore } from './cache/memory-cache-store';
+export type { MemoryCacheStoreOptions } from './cache/memory-cache-store';
+export type { CacheKeyFunction } from './cache/result-cache';

@@ -24,6 +24,8 @@ import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
+import { ResultCache } from '../cache/result-cache';
+import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
 import type { QueryErrors } from '../query/query-errors';
 import type { ApplyArgs } from './entity-config';
@@ -39,6 +41,10 @@ export interface ResolveEntityArgs {
   readonly adapter: RepositoryAdapter;
   /** Looks up entities resolved by the same instance (for nested includes and scoped children). */
   readonly peers?: (target: Function) => ResolvedEntity | undefined;
+  /** The instance's result cache. @default a private in-memory one */
+  readonly resultCache?: ResultCache;
+  /** A `cacheKey(context)` partitions cached reads (needed to cache scoped reads). */
+  readonly cacheKeyed?: boolean;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -78,6 +84,10 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const scope: EntityScope = { name, args, metadata, soft, related, reads };
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
+  const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
+  for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
+  refuseUnpartitionedCache(name, operations, args);
+  if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
   if (!operations.has('findMany') && !operations.has('findOne')) {
     // No read is served, but a misspelt allowlist is still a configuration error, found now.
     buildListQueryConfig({ ...listArgs(scope), settings: entitySettings, softDelete: soft });
@@ -105,6 +115,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     include: reads.include,
     softDeleteOnReads: soft,
     peer: (other: Function) => args.peers?.(other),
+    resultCache,
   });
   self.entity = resolved;
   return resolved;
@@ -148,6 +159,37 @@ function resolveReadShape(args: {
       return resolveApplyFilter(peer.filterApply, peer.serverFilter, { ...applyArgs, entity: peer.name });
     },
   };
+}
+
+/**
+ * Cached reads are shared by every caller unless `cacheKey(context)` partitions them; where reads are scoped per caller
+ * (filter.apply, a policy, select/sort/include apply), sharing them would leak rows, so that is refused at boot.
+ */
+function refuseUnpartitionedCache(
+  entity: string,
+  operations: ReadonlyMap<StandardOperationId, ResolvedOperation>,
+  args: ResolveEntityArgs,
+): void {
+  if (args.cacheKeyed) return;
+  const { config } = args;
+  const perCaller = config.filter?.apply ?? config.select?.apply ?? config.sort?.apply ?? config.include?.apply;
+  for (const id of ['findMany', 'findOne'] as const) {
+    const operation = operations.get(id);
+    if (!operation || ttlOf(operation.settings) === false) continue;
+    if (perCaller || operation.policy) {
+      throw new ConfigurationException({
+        entity,
+        path: `cache.ttl (in force for ${id})`,
+        message:
+          'caches reads that are scoped per caller (filter.apply, a policy, or an apply function), and no cacheKey(context) partitions them, so callers would share entries. Set cacheKey in SvcModule.forRoot / createSvc, or turn ttl off here.',
+      });
+    }
+  }
+}
+
+/** The result-cache ttl in force, or false. */
+export function ttlOf(settings: ResolvedSettings): number | false {
+  return settings.cache === false ? false : settings.cache.ttl;
 }
 
 /** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
@@ -214,7 +256,7 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
 
 /**
  * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
- * a pagination strategy other than offset, a result-cache ttl, and realtime.
+ * a pagination strategy this version does not have, and realtime.
  */
 export function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
   const fail = (path: string, message: string) => {
@@ -225,9 +267,6 @@ export function refuseUnservedSettings(entity: string, id: StandardOperationId, 
       'pagination.strategy',
       `'${settings.pagination.strategy}' is not served by this version of Svc yet; use ${[...BUILT_IN_STRATEGIES.keys()].join(', ')}.`,
     );
-  }
-  if ((id === 'findMany' || id === 'findOne') && settings.cache !== false && settings.cache.ttl !== false) {
-    fail('cache.ttl', 'the result cache is not served by this version of Svc yet. Remove ttl (ETags need no ttl).');
   }
   if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {
     fail('realtime', 'realtime events are not served by this version of Svc yet. Remove it, or set realtime: false.');

@@ -9,6 +9,7 @@ import type { SearchConfig } from '../query/search-config';
 import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from './include-config';
 import type { ForcedValues } from '../schema/forced-values';
+import type { ResultCache } from '../cache/result-cache';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -43,6 +44,8 @@ export interface ResolvedEntity {
   readonly output: OutputProjection;
   readonly select: SelectConfig;
   readonly forced: ForcedValues;
+  /** The instance's result cache (used when `cache.ttl` is on). */
+  readonly resultCache: ResultCache;
   readonly include: IncludeConfig;
   /** Reads of this entity hide soft-deleted rows (resolved soft delete at entity scope). */
   readonly softDeleteOnReads: boolean;

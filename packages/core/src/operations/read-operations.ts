@@ -14,12 +14,21 @@ import { attachIncludes } from './attach-includes';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
-import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
+import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
+import { ttlOf } from '../config/resolve-entity';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
 
 export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
   await checkPolicy(call, {});
+  return throughResultCache(
+    call,
+    async () => ({ response: await readMany(call) }),
+    async (cached) => cached.response,
+  );
+}
+
+async function readMany(call: OperationCall): Promise<ExecuteResponse> {
   const config = listConfig(call);
   const query = call.request.query;
   const plan = Array.isArray(query)
@@ -80,11 +89,45 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
         call.operation.id,
         call.context,
       );
-  const row = await loadRow(call, key, { view: liveView(call) });
-  await checkPolicy(call, { entity: row });
-  const body = projectRow(row, { fields: shape.select });
-  await attachIncludes(shape.include, [row], [body], includeArgs(call));
-  return itemResponse(call, row, { conditional: true, body });
+  return throughResultCache(
+    call,
+    async () => {
+      const row = await loadRow(call, key, { view: liveView(call) });
+      await checkPolicy(call, { entity: row });
+      const body = projectRow(row, { fields: shape.select });
+      await attachIncludes(shape.include, [row], [body], includeArgs(call));
+      return { row, response: itemResponse(call, row, { body }) };
+    },
+    async (cached) => {
+      await checkPolicy(call, { entity: cached.row });
+      return cached.response;
+    },
+  ).then((response) => notModified(call, response));
+}
+
+/**
+ * Serves a read from the result cache when `cache.ttl` is in force: a hit skips the database (the policy still runs on
+ * the cached row); a miss reads and stores the full 200 response.
+ */
+async function throughResultCache<T extends { response: ExecuteResponse }>(
+  call: OperationCall,
+  read: () => Promise<T>,
+  hit: (cached: T) => Promise<ExecuteResponse>,
+): Promise<ExecuteResponse> {
+  const ttl = ttlOf(call.settings);
+  if (ttl === false) return (await read()).response;
+  const { resultCache, name } = call.entity;
+  const key = resultCache.key(name, {
+    operation: call.operation.id,
+    id: call.request.id,
+    query: call.request.query,
+    context: call.context,
+  });
+  const cached = (await resultCache.get(name, key)) as T | undefined;
+  if (cached) return hit(cached);
+  const fresh = await read();
+  if (fresh.response.status === 200) await resultCache.set(key, fresh, ttl);
+  return fresh.response;
 }
 
 function includeArgs(call: OperationCall) {

@@ -8,6 +8,9 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/repository-adapter';
 import { SvcEngine } from './svc-engine';
 import { SvcService } from './svc-service';
+import type { CacheStore } from '../cache/cache-store';
+import { MemoryCacheStore } from '../cache/memory-cache-store';
+import { ResultCache, type CacheKeyFunction } from '../cache/result-cache';
 import type { ResolvedEntity } from '../config/resolved-entity';
 
 /** Global options: the settings keys, flat, plus the live objects that are not settings. */
@@ -15,6 +18,10 @@ export interface SvcOptions extends GlobalSettings {
   readonly infrastructure?: SvcInfrastructure;
   /** The global policy; an entity or operation policy overrides it. */
   readonly policy?: PolicyFunction;
+  /** Where the result cache (`cache.ttl`) keeps entries. @default an in-memory LRU of 1000 entries */
+  readonly cacheStore?: CacheStore;
+  /** The partition of cached reads per caller (a user or tenant id), so scoped users never share entries. */
+  readonly cacheKey?: CacheKeyFunction;
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -32,12 +39,18 @@ const OPTION_KEYS = [
   'operations',
   'infrastructure',
   'policy',
+  'cacheStore',
+  'cacheKey',
 ];
 
 export class SvcInstance {
   private readonly resolved = new Map<Function, ResolvedEntity>();
+  /** One result cache for every entity of this instance, so a write invalidates the reads that embed it. */
+  readonly resultCache: ResultCache;
 
-  constructor(readonly options: SvcOptions) {}
+  constructor(readonly options: SvcOptions) {
+    this.resultCache = new ResultCache(options.cacheStore ?? new MemoryCacheStore(), options.cacheKey);
+  }
 
   /** Resolves and validates one entity's config and returns its service. */
   createCrud<T = Record<string, unknown>>(
@@ -53,9 +66,19 @@ export class SvcInstance {
           'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
       });
     }
-    const { infrastructure: _i, policy, ...global } = this.options;
+    const { infrastructure: _i, policy, cacheStore: _s, cacheKey, ...global } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
-    const entity = resolveEntity({ target, config, global, globalPolicy: policy, adapter, peers });
+    const resultCache = this.resultCache;
+    const entity = resolveEntity({
+      target,
+      config,
+      global,
+      globalPolicy: policy,
+      adapter,
+      peers,
+      resultCache,
+      cacheKeyed: cacheKey !== undefined,
+    });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));
   }

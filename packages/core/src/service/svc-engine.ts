@@ -10,6 +10,8 @@ import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 
+const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
+
 export class SvcEngine {
   constructor(readonly entity: ResolvedEntity) {}
 
@@ -35,7 +37,10 @@ export class SvcEngine {
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
-      return await STANDARD_FLOWS[operation.id](call);
+      const response = await STANDARD_FLOWS[operation.id](call);
+      // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
+      if (!READ_OPERATIONS.has(operation.id)) await this.entity.resultCache.invalidate(this.entity.name);
+      return response;
     } catch (error) {
       const exception = error instanceof SvcException ? error : new InternalException(error);
       if (settings.errors.exposeInternals) Object.defineProperty(exception, EXPOSE_INTERNALS, { value: true });

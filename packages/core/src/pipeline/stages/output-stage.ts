@@ -18,6 +18,12 @@ export function itemResponse(
   return { status: options.status ?? 200, body, etag, headers: { ETag: etag } };
 }
 
+/** 304 with no body when If-None-Match matches the response's ETag. */
+export function notModified(call: OperationCall, response: ExecuteResponse): ExecuteResponse {
+  if (response.status !== 200 || response.etag === undefined || !ifNoneMatchHits(call, response.etag)) return response;
+  return { status: 304, etag: response.etag, headers: { ETag: response.etag } };
+}
+
 export function listResponse(
   call: OperationCall,
   result: {
