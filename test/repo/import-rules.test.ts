@@ -91,8 +91,11 @@ const RULES: readonly PackageRule[] = [
       specifier.startsWith('@nestjs/') ||
       isPackage(specifier, 'rxjs') ||
       specifier === 'reflect-metadata' ||
+      specifier === 'class-validator' ||
+      specifier === 'class-transformer' ||
       (specifier === 'express' && typeOnly),
-    allowed: "only its own files, '@svc/core', '@nestjs/*', 'rxjs', 'reflect-metadata' and types from 'express'",
+    allowed:
+      "only its own files, '@svc/core', '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and types from 'express'",
   },
 ];
 

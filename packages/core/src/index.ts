@@ -51,6 +51,7 @@ export type {
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';
 export type { SelectConfigInput } from './query/select-config';
 export type { SetConfig, SetFunction, SetArgs } from './schema/forced-values';
+export type { ClassSchemaAdapter, StandardSchemaV1, ValidationOutcome } from './schema/body-validators';
 export type { SearchConfigInput } from './query/search-config';
 export type { ResolvedEntity, ResolvedOperation } from './config/resolved-entity';
 

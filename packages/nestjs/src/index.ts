@@ -4,5 +4,6 @@ export type { SvcModuleAsyncOptions } from './svc.module';
 export { Svc } from './svc.decorator';
 export { InjectSvc } from './inject-svc.decorator';
 export { SvcRegistry } from './svc-registry';
+export { classValidatorSchemas } from './class-validator-schemas';
 export { ProblemDetailsFilter } from './problem-details.filter';
 export { svcToken, SVC_OPTIONS } from './svc.constants';

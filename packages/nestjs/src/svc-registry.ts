@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ConfigurationException, createSvc, type SvcEngine, type SvcOptions, type SvcService } from '@svc/core';
 import { declarationOf } from './svc-declarations';
+import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
 
 @Injectable()
@@ -18,7 +19,7 @@ export class SvcRegistry implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const instance = createSvc(this.options);
+    const instance = createSvc({ classSchemas: classValidatorSchemas(), ...this.options });
     await this.options.infrastructure?.bind?.({
       resolve: (token) => this.moduleRef.get(token as never, { strict: false }),
     });

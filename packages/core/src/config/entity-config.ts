@@ -6,6 +6,7 @@ import type { SelectConfigInput } from '../query/select-config';
 import type { SearchConfigInput } from '../query/search-config';
 import type { OutputSlot } from '../schema/output-slots';
 import type { SetConfig } from '../schema/forced-values';
+import type { StandardSchemaV1 } from '../schema/body-validators';
 import type { IncludeConfigInput, RelationConfigInput } from './include-config';
 
 /** A field list that allows everything but some names. */
@@ -96,6 +97,12 @@ type OperationExtras = {
   readonly handler?: OperationHandler;
   readonly meta?: { readonly routes?: RouteOptions };
   readonly policy?: PolicyFunction | false;
+  /** Overrides the entity's root slots for this operation: a schema class or a Standard Schema validator only. */
+  readonly schema?: {
+    readonly input?: Function | StandardSchemaV1;
+    readonly output?: Function;
+    readonly query?: Function | StandardSchemaV1;
+  };
 };
 
 /** Config of one standard operation: its own settings keys only (others are a compile error), plus extras. */

@@ -10,7 +10,6 @@ import type { OperationState } from './resolve-operations';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
-import { buildWriteSchema } from '../schema/write-schema';
 import { suggestion } from './did-you-mean';
 import type { EntityConfig, PolicyFunction } from './entity-config';
 import { mergeSettingsChain } from './merge-settings';
@@ -24,6 +23,8 @@ import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
+import { resolveInputSlot } from '../schema/resolve-input-slot';
+import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { ResultCache } from '../cache/result-cache';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
@@ -45,6 +46,8 @@ export interface ResolveEntityArgs {
   readonly resultCache?: ResultCache;
   /** A `cacheKey(context)` partitions cached reads (needed to cache scoped reads). */
   readonly cacheKeyed?: boolean;
+  /** Validates schema classes in write slots (SvcModule registers class-validator's). */
+  readonly classSchemas?: ClassSchemaAdapter;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -55,6 +58,7 @@ interface EntityScope {
   readonly soft: boolean;
   readonly related?: RelatedMetadata;
   readonly reads: ReadShape;
+  readonly inputs: ResolvedEntity['input'];
 }
 
 /** The read-side configuration every read operation of the entity shares. */
@@ -81,7 +85,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const self: { entity?: ResolvedEntity } = {};
   const related = adapter.metadataOf?.bind(adapter);
   const reads = resolveReadShape({ name, args, metadata, related, self });
-  const scope: EntityScope = { name, args, metadata, soft, related, reads };
+  const inputs = resolveInputs(name, metadata, args);
+  const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs };
   const operations = new Map<StandardOperationId, ResolvedOperation>();
   for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
@@ -92,7 +97,6 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     // No read is served, but a misspelt allowlist is still a configuration error, found now.
     buildListQueryConfig({ ...listArgs(scope), settings: entitySettings, softDelete: soft });
   }
-  const input = config.schema?.input;
   const resolved: ResolvedEntity = Object.freeze({
     name,
     target,
@@ -103,11 +107,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     operations,
     filterApply: config.filter?.apply,
     serverFilter: reads.serverFilter,
-    input: {
-      create: buildWriteSchema({ entity: name, metadata, slot: 'create', list: input?.create }),
-      update: buildWriteSchema({ entity: name, metadata, slot: 'update', list: input?.update }),
-      patch: buildWriteSchema({ entity: name, metadata, slot: 'patch', list: input?.patch ?? input?.update }),
-    },
+    input: inputs,
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
     forced: buildForcedValues(name, config.set),
@@ -192,6 +192,42 @@ export function ttlOf(settings: ResolvedSettings): number | false {
   return settings.cache === false ? false : settings.cache.ttl;
 }
 
+/** The entity's root write slots; patch falls back to update's configuration. */
+function resolveInputs(entity: string, metadata: EntityMetadata, args: ResolveEntityArgs): ResolvedEntity['input'] {
+  const input = args.config.schema?.input;
+  const slot = (name: 'create' | 'update' | 'patch', value: unknown, path: string) =>
+    resolveInputSlot({ entity, metadata, slot: name, value, path, classSchemas: args.classSchemas });
+  return {
+    create: slot('create', input?.create, 'schema.input.create'),
+    update: slot('update', input?.update, 'schema.input.update'),
+    patch: slot('patch', input?.patch ?? input?.update, input?.patch ? 'schema.input.patch' : 'schema.input.update'),
+  };
+}
+
+const SLOT_OF: Partial<Record<StandardOperationId, 'create' | 'update' | 'patch'>> = {
+  createOne: 'create',
+  updateOne: 'update',
+  patchOne: 'patch',
+};
+
+/** The write slot of a body write: its own `schema.input` part, else the entity's root slot. */
+function operationInput(scope: EntityScope, id: StandardOperationId, part: unknown) {
+  const slot = SLOT_OF[id];
+  if (!slot) return undefined;
+  if (part === undefined) return scope.inputs[slot];
+  const path = `operations.${id}.schema.input`;
+  const { name: entity, metadata } = scope;
+  return resolveInputSlot({
+    entity,
+    metadata,
+    slot,
+    value: part,
+    path,
+    classSchemas: scope.args.classSchemas,
+    validatorsOnly: true,
+  });
+}
+
 /** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
 function resolveOperation(scope: EntityScope, id: StandardOperationId, state: OperationState): ResolvedOperation {
   const { name, metadata, args } = scope;
@@ -203,6 +239,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
   refuseUnservedSettings(name, id, settings);
   const opPolicy = opObject?.policy;
+  const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
   const reads = scope.reads;
   return Object.freeze({
     id,
@@ -212,6 +249,8 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
     softDelete,
     policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
     handler: opObject?.handler,
+    input: operationInput(scope, id, opObject?.schema?.input),
+    outputFields: opOutput,
     list:
       id === 'findMany' || id === 'findOne'
         ? buildListQueryConfig({
@@ -220,7 +259,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
             softDelete,
             include: reads.includer,
             relationScope: reads.relationScope,
-            outputFields: id === 'findMany' ? reads.outputList : reads.outputItem,
+            outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
           })
         : undefined,
   });

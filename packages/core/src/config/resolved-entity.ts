@@ -24,8 +24,12 @@ export interface ResolvedOperation {
   readonly handler?: OperationHandler;
   /** Reads hide soft-deleted rows / the delete family soft-deletes. */
   readonly softDelete: boolean;
-  /** findMany only. */
+  /** findMany and findOne. */
   readonly list?: ListQueryConfig;
+  /** Body writes: the write slot in force (operation part, else the entity's root slot). */
+  readonly input?: WriteSchema;
+  /** An operation-level output class: the fields its item responses serve. */
+  readonly outputFields?: readonly string[];
 }
 
 export interface ResolvedEntity {

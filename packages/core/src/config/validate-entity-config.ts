@@ -86,12 +86,63 @@ function checkOperationConfig(entity: string, id: StandardOperationId, opConfig:
       message: 'must be a policy function or false.',
     });
   }
-  for (const key of ['meta', 'schema']) {
-    if (opConfig[key] !== undefined) {
+  if (opConfig.meta !== undefined) {
+    throw new ConfigurationException({
+      entity,
+      path: `${path}.meta`,
+      message: 'is not supported by this version of Svc yet. Remove it.',
+    });
+  }
+  checkOperationSchema(entity, id, opConfig.schema);
+}
+
+/** The schema parts each operation has: input and output on the body writes, output and query on reads, none on deletes. */
+const SCHEMA_PARTS: Readonly<Record<StandardOperationId, readonly string[]>> = {
+  createOne: ['input', 'output'],
+  updateOne: ['input', 'output'],
+  patchOne: ['input', 'output'],
+  restoreOne: ['output'],
+  findOne: ['output', 'query'],
+  findMany: ['output', 'query'],
+  deleteOne: [],
+  purgeOne: [],
+};
+
+function checkOperationSchema(entity: string, id: StandardOperationId, schema: unknown): void {
+  if (schema === undefined) return;
+  const path = `operations.${id}.schema`;
+  if (!isPlainObject(schema))
+    throw new ConfigurationException({ entity, path, message: 'must be an object { input?, output?, query? }.' });
+  const parts = SCHEMA_PARTS[id];
+  for (const [part, value] of Object.entries(schema)) {
+    if (value === undefined) continue;
+    if (!['input', 'output', 'query'].includes(part)) {
       throw new ConfigurationException({
         entity,
-        path: `${path}.${key}`,
-        message: 'is not supported by this version of Svc yet. Remove it.',
+        path: `${path}.${part}`,
+        message: `is not a schema part.${suggestion(part, ['input', 'output', 'query'])}`,
+      });
+    }
+    if (!parts.includes(part)) {
+      const has = parts.length > 0 ? `it has ${parts.join(' and ')}` : 'it has no schema parts (its result is empty)';
+      throw new ConfigurationException({
+        entity,
+        path: `${path}.${part}`,
+        message: `is not a part ${id} has; ${has}.`,
+      });
+    }
+    if (part === 'query') {
+      throw new ConfigurationException({
+        entity,
+        path: `${path}.query`,
+        message: 'query schemas are not supported by this version of Svc yet. Remove it.',
+      });
+    }
+    if (part === 'output' && typeof value !== 'function') {
+      throw new ConfigurationException({
+        entity,
+        path: `${path}.output`,
+        message: 'takes a schema class here (Standard Schema output validators are not supported yet).',
       });
     }
   }

@@ -2,7 +2,7 @@
 import { ForbiddenException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { projectRow } from '../schema/output-projection';
-import { validateBody } from '../schema/validate-body';
+import { readBody } from '../schema/validate-body';
 import { forcedValues } from '../schema/forced-values';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
@@ -16,7 +16,8 @@ import { runHandler } from './run-handler';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
-  const values = { ...validateBody(call.entity.input.create, call.request.body), ...(await forced(call, 'createOne')) };
+  const body = await readBody(call.operation.input ?? call.entity.input.create, call.request.body);
+  const values = { ...body, ...(await forced(call, 'createOne')) };
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
@@ -30,12 +31,12 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
-  const values = validateBody(call.entity.input.update, call.request.body, { replace: true });
+  const values = await readBody(call.operation.input ?? call.entity.input.update, call.request.body, { replace: true });
   return writeExisting(call, { ...values, ...(await forced(call, 'updateOne')) });
 }
 
-export function patchOne(call: OperationCall): Promise<ExecuteResponse> {
-  const values = validateBody(call.entity.input.patch, call.request.body);
+export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
+  const values = await readBody(call.operation.input ?? call.entity.input.patch, call.request.body);
   if (Object.keys(values).length === 0) {
     throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');
   }

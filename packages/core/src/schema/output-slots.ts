@@ -16,8 +16,8 @@ export function buildOutputSlot(
   metadata: EntityMetadata,
   slot: 'item' | 'list',
   value: unknown,
+  path = `schema.output.${slot}`,
 ): readonly string[] | undefined {
-  const path = `schema.output.${slot}`;
   if (value === undefined) return undefined;
   if (typeof value === 'function') return classFields(entity, path, value as new () => object);
   const list = Array.isArray(value)

@@ -5,6 +5,19 @@ import type { Row } from '../persistence/repository-adapter';
 import { checkColumnValue } from './check-column-value';
 import type { WritableField, WriteSchema } from './write-schema';
 
+/** Runs the slot's class or validator (if any), then the field rules of `validateBody` on what it returns. */
+export async function readBody(schema: WriteSchema, body: unknown, options: { replace?: boolean } = {}): Promise<Row> {
+  if (!schema.validator) return validateBody(schema, body, options);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new MalformedRequestException('The body must be a JSON object of fields.');
+  }
+  // Keys stripped silently (a client may PUT back what it read) never reach the validator, which would refuse them.
+  const sent = Object.fromEntries(Object.entries(body).filter(([key]) => !schema.stripped.has(key)));
+  const outcome = await schema.validator(sent);
+  if ('errors' in outcome) throw new ValidationFailedException(outcome.errors);
+  return validateBody(schema, outcome.value, options);
+}
+
 /** Returns the values to write. `replace` (updateOne) fills the writable fields left out with their reset values. */
 export function validateBody(schema: WriteSchema, body: unknown, options: { replace?: boolean } = {}): Row {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

@@ -4,6 +4,7 @@ import { suggestion } from '../config/did-you-mean';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
+import type { BodyValidator } from './body-validators';
 
 export type WriteSlot = 'create' | 'update' | 'patch';
 
@@ -26,6 +27,8 @@ export interface WriteSchema {
   readonly required: readonly string[];
   /** Update only: the value a writable field takes when the replace leaves it out. */
   readonly resets: ReadonlyMap<string, unknown>;
+  /** A schema class or Standard Schema validator that checks and transforms the body before the field rules. */
+  readonly validator?: BodyValidator;
 }
 
 export function buildWriteSchema(args: {

@@ -9,6 +9,7 @@ import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/reposi
 import { SvcEngine } from './svc-engine';
 import { SvcService } from './svc-service';
 import type { CacheStore } from '../cache/cache-store';
+import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { ResultCache, type CacheKeyFunction } from '../cache/result-cache';
 import type { ResolvedEntity } from '../config/resolved-entity';
@@ -22,6 +23,8 @@ export interface SvcOptions extends GlobalSettings {
   readonly cacheStore?: CacheStore;
   /** The partition of cached reads per caller (a user or tenant id), so scoped users never share entries. */
   readonly cacheKey?: CacheKeyFunction;
+  /** Validates schema classes in write slots; SvcModule registers class-validator's. */
+  readonly classSchemas?: ClassSchemaAdapter;
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -41,6 +44,7 @@ const OPTION_KEYS = [
   'policy',
   'cacheStore',
   'cacheKey',
+  'classSchemas',
 ];
 
 export class SvcInstance {
@@ -66,7 +70,7 @@ export class SvcInstance {
           'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
       });
     }
-    const { infrastructure: _i, policy, cacheStore: _s, cacheKey, ...global } = this.options;
+    const { infrastructure: _i, policy, cacheStore: _s, cacheKey, classSchemas, ...global } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
     const resultCache = this.resultCache;
     const entity = resolveEntity({
@@ -78,6 +82,7 @@ export class SvcInstance {
       peers,
       resultCache,
       cacheKeyed: cacheKey !== undefined,
+      classSchemas,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));

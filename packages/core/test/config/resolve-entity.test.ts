@@ -561,9 +561,9 @@ describe('resolveEntity', () => {
       });
     });
 
-    it('refuses operations.<id>.schema', () => {
-      expectConfigError(() => resolve({ operations: { createOne: { schema: {} } } }), {
-        path: 'operations.createOne.schema',
+    it('refuses a query schema part', () => {
+      expectConfigError(() => resolve({ operations: { findMany: { schema: { query: class {} } } } }), {
+        path: 'operations.findMany.schema.query',
         mentions: ['not supported'],
       });
     });

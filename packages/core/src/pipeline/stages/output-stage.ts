@@ -11,7 +11,8 @@ export function itemResponse(
   options: { status?: number; conditional?: boolean; body?: Record<string, unknown> } = {},
 ): ExecuteResponse {
   const state = projectRow(row, call.entity.output);
-  const body = options.body ?? state;
+  const operationFields = call.operation.outputFields;
+  const body = options.body ?? (operationFields ? projectRow(row, { fields: operationFields }) : state);
   if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
   const etag = body === state ? computeEtag(state) : computeShapedEtag(state, body);
   if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };

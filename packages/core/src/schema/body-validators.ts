@@ -1,0 +1,53 @@
+/**
+ * Validators of write bodies: Standard Schema objects (zod, valibot, arktype: anything with `~standard`), validated
+ * here, and schema classes, validated by the framework's class adapter (class-validator in @svc/nestjs).
+ */
+import type { SvcErrorItem } from '../errors/svc-exception';
+
+/** The part of the Standard Schema v1 interface Svc uses. */
+export interface StandardSchemaV1 {
+  readonly '~standard': {
+    readonly version?: 1;
+    readonly vendor?: string;
+    validate(value: unknown): StandardResult | Promise<StandardResult>;
+  };
+}
+
+type StandardIssue = {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[];
+};
+type StandardResult =
+  { readonly value: unknown; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+
+export type ValidationOutcome = { readonly value: unknown } | { readonly errors: readonly SvcErrorItem[] };
+
+/** Validates and transforms schema classes (`SvcOptions.classSchemas`; SvcModule registers class-validator's). */
+export interface ClassSchemaAdapter {
+  /** The fields a class declares for validation: the writable-field allowlist of its slot. */
+  fieldsOf(schema: Function): readonly string[];
+  /** `partial`: fields left out are not required (patch). */
+  validate(schema: Function, body: unknown, options: { readonly partial: boolean }): Promise<ValidationOutcome>;
+}
+
+export type BodyValidator = (body: unknown) => Promise<ValidationOutcome>;
+
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  return typeof standard?.validate === 'function';
+}
+
+/** A body validator over a Standard Schema: one errors[] entry per issue, named by the issue's path. */
+export function standardValidator(schema: StandardSchemaV1): BodyValidator {
+  return async (body) => {
+    const result = await schema['~standard'].validate(body);
+    if (!result.issues) return { value: result.value };
+    return {
+      errors: result.issues.map((issue) => ({
+        field: (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.'),
+        code: 'invalid_value',
+        detail: issue.message,
+      })),
+    };
+  };
+}
