@@ -38,6 +38,7 @@ export type {
   SchemaConfig,
   FieldList,
   FieldListSlot,
+  InputSlot,
   ExcludeList,
   FilterExpression,
   FindManyQuery,

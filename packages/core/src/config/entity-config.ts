@@ -80,11 +80,14 @@ export interface RouteOptions {
 /** A field list slot: bare array or `{ fields }`; an empty list closes the slot. */
 export type FieldListSlot = readonly string[] | { readonly fields: readonly string[] };
 
+/** A write slot: a field list (the writable-field allowlist), a schema class, or a Standard Schema validator. */
+export type InputSlot = FieldListSlot | (new () => object) | StandardSchemaV1;
+
 export interface SchemaConfig {
   readonly input?: {
-    readonly create?: FieldListSlot;
-    readonly update?: FieldListSlot;
-    readonly patch?: FieldListSlot;
+    readonly create?: InputSlot;
+    readonly update?: InputSlot;
+    readonly patch?: InputSlot;
   };
   /** What item and list responses serve: a field list or a class with runtime fields; replaces the select projection. */
   readonly output?: {
