@@ -12,7 +12,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { ILike, MoreThanOrEqual, type FindOptionsOrder, type FindOptionsWhere, type Repository } from 'typeorm';
 import { BenchBook } from './entities';
 
 export const HANDWRITTEN_DATA_SOURCE = 'handwritten';
@@ -21,13 +21,33 @@ export const HANDWRITTEN_DATA_SOURCE = 'handwritten';
 export class HandwrittenBooksController {
   constructor(@InjectRepository(BenchBook, HANDWRITTEN_DATA_SOURCE) private readonly repo: Repository<BenchBook>) {}
 
+  /**
+   * The list, plus what the `list-filtered` and `list-include` scenarios send, read the way a hand-written controller
+   * would: only the parameters those scenarios use (Express 5's simple query parser keeps `filter[pages][gte]` as a
+   * flat key), no allowlists or error reports. `ILike` is `ILIKE` on PostgreSQL and `UPPER(..) LIKE UPPER(..)` on
+   * SQLite: a case-insensitive substring match like Svc's `contains` (which is `LOWER(..) LIKE LOWER(..) ESCAPE`).
+   */
   @Get()
   async findMany(
     @Query('limit', new DefaultValuePipe(20), ParseIntPipe) limit: number,
     @Query('offset', new DefaultValuePipe(0), ParseIntPipe) offset: number,
+    @Query('filter[pages][gte]', new ParseIntPipe({ optional: true })) minPages?: number,
+    @Query('filter[title][contains]') titleContains?: string,
+    @Query('sort') sort?: string,
+    @Query('include') include?: string,
   ) {
     const take = Math.min(Math.max(limit, 1), 100);
-    const [items, total] = await this.repo.findAndCount({ take, skip: offset, order: { id: 'ASC' } });
+    const where: FindOptionsWhere<BenchBook> = {};
+    if (minPages !== undefined) where.pages = MoreThanOrEqual(minPages);
+    if (titleContains !== undefined) where.title = ILike(`%${titleContains}%`);
+    const order: FindOptionsOrder<BenchBook> = sort === '-pages' ? { pages: 'DESC', id: 'ASC' } : { id: 'ASC' };
+    const [items, total] = await this.repo.findAndCount({
+      where,
+      order,
+      take,
+      skip: offset,
+      ...(include === 'author' ? { relations: { author: true } } : {}),
+    });
     return { items, total, limit: take, offset };
   }
 

@@ -32,6 +32,13 @@ const randomId = (): number => 1 + Math.floor(Math.random() * BOOKS);
 
 const ALL_SCENARIOS: readonly Scenario[] = [
   { name: 'list (limit 20)', method: 'GET', path: () => '/books?limit=20' },
+  // The two query scenarios run before create and patch, so they read the seeded rows, not the rows writes add.
+  {
+    name: 'list-filtered',
+    method: 'GET',
+    path: () => '/books?filter[pages][gte]=100&filter[title][contains]=1&sort=-pages&limit=20',
+  },
+  { name: 'list-include', method: 'GET', path: () => '/books?include=author&limit=20' },
   { name: 'by id', method: 'GET', path: () => `/books/${randomId()}` },
   {
     name: 'create',
@@ -47,7 +54,7 @@ const ALL_SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-/** BENCH_SCENARIOS=list,by,create,patch picks some (by the first word of the name). */
+/** BENCH_SCENARIOS=list,list-filtered,list-include,by,create,patch picks some (by the first word of the name). */
 const SCENARIOS = ALL_SCENARIOS.filter(
   (scenario) =>
     !process.env['BENCH_SCENARIOS'] || process.env['BENCH_SCENARIOS'].split(',').includes(scenario.name.split(' ')[0]!),
@@ -130,10 +137,20 @@ async function load(port: number, scenario: Scenario, seconds: number): Promise<
   };
 }
 
-/** One request of each scenario to each app: both must answer it with the same 2xx status before anything is timed. */
+interface ListBody {
+  readonly items: Array<Record<string, unknown>>;
+  readonly total: number | null;
+}
+
+/**
+ * One request of each scenario to each app: each must answer it with a 2xx before anything is timed. A list must
+ * answer 20 items, and both apps the same ids in the same order and the same total; one sample item of each app is
+ * printed so a reader can see the two bodies are comparable.
+ */
 async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): Promise<void> {
   for (const scenario of SCENARIOS) {
     const statuses: string[] = [];
+    const lists: Array<[BenchAppName, ListBody]> = [];
     for (const app of APPS) {
       const response = await fetch(`http://127.0.0.1:${ports[app]}${scenario.path()}`, {
         method: scenario.method,
@@ -143,12 +160,28 @@ async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): P
       const text = await response.text();
       if (!response.ok)
         throw new Error(`${app} answered ${scenario.method} ${scenario.name} with ${response.status}: ${text}`);
-      if (scenario.name.startsWith('list') && (JSON.parse(text) as { items: unknown[] }).items.length !== 20) {
-        throw new Error(`${app} did not answer the list with 20 items: ${text.slice(0, 200)}`);
+      if (scenario.name.startsWith('list')) {
+        const list = JSON.parse(text) as ListBody;
+        if (list.items.length !== 20)
+          throw new Error(`${app} did not answer ${scenario.name} with 20 items: ${text.slice(0, 200)}`);
+        lists.push([app, list]);
       }
       statuses.push(`${app} ${response.status}`);
     }
-    console.log(`  check ${scenario.name}: ${statuses.join(', ')}`);
+    const shapes = lists.map(([app, list]) => `${app} ${list.items.length} items of ${list.total}`);
+    console.log(`  check ${scenario.name}: ${statuses.join(', ')}${shapes.length ? `; ${shapes.join(', ')}` : ''}`);
+    if (lists.length > 1) {
+      const ids = lists.map(([, list]) => list.items.map((item) => item['id']).join(','));
+      const totals = lists.map(([, list]) => list.total);
+      if (new Set(ids).size > 1 || new Set(totals).size > 1) {
+        throw new Error(
+          `the apps answered ${scenario.name} with different rows: ${lists
+            .map(([app, list], i) => `${app} total ${list.total}, ids ${ids[i]}`)
+            .join('; ')}`,
+        );
+      }
+    }
+    for (const [app, list] of lists) console.log(`    sample ${app.padEnd(11)} ${JSON.stringify(list.items[0])}`);
   }
 }
 
