@@ -35,14 +35,15 @@ export function filterToSql(node: FilterNode, table: EntityTable, params: SqlPar
   }
 }
 
-/** `col = :p AND ...` over the primary key. */
+/** `col = :p AND ...` over the key's properties: the primary key, or the identifier field a lookup uses. */
 export function keyToSql(key: Readonly<Record<string, unknown>>, table: EntityTable, params: SqlParameters): string {
-  return table.primary
-    .map((column) => {
-      if (key[column.property] === undefined) {
-        throw new Error(`@svc/typeorm: the key of ${table.name} needs '${column.property}'.`);
-      }
-      return `${column.quoted} = ${params.bind(table.persistentValue(column, key[column.property]))}`;
+  const entries = Object.entries(key);
+  if (entries.length === 0) throw new Error(`@svc/typeorm: an empty key cannot address a row of ${table.name}.`);
+  return entries
+    .map(([property, value]) => {
+      const column = table.requireColumn(property);
+      if (value === undefined) throw new Error(`@svc/typeorm: the key of ${table.name} needs '${property}'.`);
+      return `${column.quoted} = ${params.bind(table.persistentValue(column, value))}`;
     })
     .join(' AND ');
 }
