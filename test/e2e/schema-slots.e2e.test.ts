@@ -1,6 +1,6 @@
 /** Write slots as schema classes (class-validator), Standard Schema validators and field lists; mass assignment. */
 import type { EntityConfig, StandardSchemaV1 } from '@svc/core';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumberString, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import request from 'supertest';
 import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -10,6 +10,22 @@ class CreateBookInput {
   @IsString() @MaxLength(20) title!: string;
   @IsOptional() @IsInt() @Min(1) @Max(5000) pages?: number;
 }
+
+/** The query parameters the gated list takes. */
+class BookQuery {
+  @IsOptional() @IsNumberString() limit?: string;
+  @IsOptional() @IsIn(['title', '-title']) sort?: string;
+}
+
+/** Refuses any query that asks for a select. */
+const noSelect: StandardSchemaV1 = {
+  '~standard': {
+    validate: (value) =>
+      (value as { select?: unknown }).select === undefined
+        ? { value }
+        : { issues: [{ message: 'select is not allowed here', path: ['select'] }] },
+  },
+};
 
 /** Declares a field that Book does not have. */
 class OddInput {
@@ -61,6 +77,10 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
         }),
         svcController('listed', Book, {
           schema: { input: { create: ['title', 'pages'], update: { fields: ['title', 'pages'] }, patch: ['pages'] } },
+        }),
+        svcController('gated', Book, {
+          schema: { input: { query: BookQuery } },
+          operations: { findMany: true, findOne: { schema: { query: noSelect } } },
         }),
         svcController('overridden', Book, {
           schema: { input: { create: ['title'] } },
@@ -120,6 +140,23 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
         expect.objectContaining({ field: 'title', detail: 'title must be a non-empty string' }),
       ]);
       await send('put', `/classy/${created.body.id}`, { title: 'Std 2' }).expect(200);
+    });
+  });
+
+  describe('query schemas', () => {
+    it('gate list parameters with a class, which also closes the parameters it does not declare', async () => {
+      await request(t.server).get('/gated?limit=5&sort=-title').expect(200);
+      const badSort = await request(t.server).get('/gated?sort=pages').expect(400);
+      expect(badSort.body).toMatchObject({ code: 'SVC_QUERY_INVALID', errors: [{ param: 'sort' }] });
+      const undeclared = await request(t.server).get('/gated?offset=1').expect(400);
+      expect(undeclared.body.errors[0].param).toBe('offset');
+    });
+
+    it('gate single-row reads with an operation part', async () => {
+      const created = await send('post', '/classy', { title: 'Gated' }).expect(201);
+      await request(t.server).get(`/gated/${created.body.id}`).expect(200);
+      const refused = await request(t.server).get(`/gated/${created.body.id}?select=title`).expect(400);
+      expect(refused.body.errors[0]).toMatchObject({ param: 'select', detail: 'select is not allowed here' });
     });
   });
 

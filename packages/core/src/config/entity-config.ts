@@ -88,6 +88,8 @@ export interface SchemaConfig {
     readonly create?: InputSlot;
     readonly update?: InputSlot;
     readonly patch?: InputSlot;
+    /** Gates the query parameters of reads: a schema class or a Standard Schema validator. */
+    readonly query?: (new () => object) | StandardSchemaV1;
   };
   /** What item and list responses serve: a field list or a class with runtime fields; replaces the select projection. */
   readonly output?: {

@@ -24,6 +24,7 @@ import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
 import { resolveInputSlot } from '../schema/resolve-input-slot';
+import { buildQueryValidator } from '../schema/query-validator';
 import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { ResultCache } from '../cache/result-cache';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
@@ -250,6 +251,15 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
     policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
     handler: opObject?.handler,
     input: operationInput(scope, id, opObject?.schema?.input),
+    queryValidator:
+      id === 'findMany' || id === 'findOne'
+        ? buildQueryValidator({
+            entity: name,
+            path: opObject?.schema?.query ? `operations.${id}.schema.query` : 'schema.input.query',
+            value: opObject?.schema?.query ?? (config.schema?.input as { query?: unknown } | undefined)?.query,
+            classSchemas: args.classSchemas,
+          })
+        : undefined,
     outputFields: opOutput,
     list:
       id === 'findMany' || id === 'findOne'

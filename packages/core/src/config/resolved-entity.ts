@@ -10,6 +10,7 @@ import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from './include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResultCache } from '../cache/result-cache';
+import type { BodyValidator } from '../schema/body-validators';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -28,6 +29,8 @@ export interface ResolvedOperation {
   readonly list?: ListQueryConfig;
   /** Body writes: the write slot in force (operation part, else the entity's root slot). */
   readonly input?: WriteSchema;
+  /** Reads: the query gate (operation part, else schema.input.query). */
+  readonly queryValidator?: BodyValidator;
   /** An operation-level output class: the fields its item responses serve. */
   readonly outputFields?: readonly string[];
 }

@@ -131,13 +131,6 @@ function checkOperationSchema(entity: string, id: StandardOperationId, schema: u
         message: `is not a part ${id} has; ${has}.`,
       });
     }
-    if (part === 'query') {
-      throw new ConfigurationException({
-        entity,
-        path: `${path}.query`,
-        message: 'query schemas are not supported by this version of Svc yet. Remove it.',
-      });
-    }
     if (part === 'output' && typeof value !== 'function') {
       throw new ConfigurationException({
         entity,
@@ -189,14 +182,15 @@ function checkSchema(entity: string, schema: unknown): void {
     throw new ConfigurationException({
       entity,
       path: 'schema.input',
-      message: 'must be an object { create?, update?, patch? }.',
+      message: 'must be an object { create?, update?, patch?, query? }.',
     });
+  const slots = ['create', 'update', 'patch', 'query'];
   for (const key of Object.keys(input)) {
-    if (!['create', 'update', 'patch'].includes(key)) {
+    if (!slots.includes(key)) {
       throw new ConfigurationException({
         entity,
         path: `schema.input.${key}`,
-        message: `is not supported by this version of Svc yet.${suggestion(key, ['create', 'update', 'patch'])}`,
+        message: `is not a write slot.${suggestion(key, slots)}`,
       });
     }
   }

@@ -16,11 +16,13 @@ import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
 import { ttlOf } from '../config/resolve-entity';
+import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
 
 export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
   await checkPolicy(call, {});
+  await checkQuery(call.operation.queryValidator, call.request.query);
   return throughResultCache(
     call,
     async () => ({ response: await readMany(call) }),
@@ -78,6 +80,7 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
 
 export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
   const key = readLookupKey(call);
+  await checkQuery(call.operation.queryValidator, call.request.query);
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
   const query = call.request.query;

@@ -561,10 +561,10 @@ describe('resolveEntity', () => {
       });
     });
 
-    it('refuses a query schema part', () => {
+    it('refuses a class query part when no class validator is registered', () => {
       expectConfigError(() => resolve({ operations: { findMany: { schema: { query: class {} } } } }), {
         path: 'operations.findMany.schema.query',
-        mentions: ['not supported'],
+        mentions: ['no class validator'],
       });
     });
   });
