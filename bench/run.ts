@@ -16,6 +16,8 @@ const DURATION = positiveInt('BENCH_DURATION', 5);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 const WARMUP = nonNegativeInt('BENCH_WARMUP', 1);
 const BOOKS = positiveInt('BENCH_BOOKS', 10_000);
+/** Size of the fixed id set of `by-id-200` and `by-id-cached` (each fits the cache's 1,000-entry LRU). */
+const ID_SET = Math.min(positiveInt('BENCH_ID_SET', 200), BOOKS);
 const APPS = (process.env['BENCH_APPS'] ?? 'svc,handwritten').split(',') as BenchAppName[];
 /** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const SERVER_NODE_OPTIONS = (process.env['BENCH_SERVER_NODE_OPTIONS'] ?? '').split(' ').filter(Boolean);
@@ -23,12 +25,19 @@ const SERVER_NODE_OPTIONS = (process.env['BENCH_SERVER_NODE_OPTIONS'] ?? '').spl
 interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST' | 'PATCH';
-  /** Path of each request; called per request so ids can be random. */
-  readonly path: () => string;
+  /** Path of each request to `app`; called per request so ids can be random. */
+  readonly path: (app: BenchAppName) => string;
   readonly body?: () => string;
+  /** Paths each app is sent once before the warm-up, so the result cache holds every key before anything is timed. */
+  readonly prime?: (app: BenchAppName) => readonly string[];
 }
 
 const randomId = (): number => 1 + Math.floor(Math.random() * BOOKS);
+/** ID_SET ids spread evenly over the seeded books (1, 51, 101, ... for 200 of 10,000): the same set every run. */
+const FIXED_IDS: readonly number[] = Array.from({ length: ID_SET }, (_, i) => 1 + Math.floor((i * BOOKS) / ID_SET));
+const randomFixedId = (): number => FIXED_IDS[Math.floor(Math.random() * FIXED_IDS.length)]!;
+/** Svc's cached books controller (`cache: { ttl: 60 }`) is at /cached-books; the hand-written app has no cache. */
+const cachedBooks = (app: BenchAppName): string => (app === 'svc' ? '/cached-books' : '/books');
 
 const ALL_SCENARIOS: readonly Scenario[] = [
   { name: 'list (limit 20)', method: 'GET', path: () => '/books?limit=20' },
@@ -39,7 +48,22 @@ const ALL_SCENARIOS: readonly Scenario[] = [
     path: () => '/books?filter[pages][gte]=100&filter[title][contains]=1&sort=-pages&limit=20',
   },
   { name: 'list-include', method: 'GET', path: () => '/books?include=author&limit=20' },
+  // The result cache: Svc at /cached-books (warm) against the same hand-written route; `list` is the cache-off figure.
+  {
+    name: 'list-cached',
+    method: 'GET',
+    path: (app) => `${cachedBooks(app)}?limit=20`,
+    prime: (app) => [`${cachedBooks(app)}?limit=20`],
+  },
   { name: 'by id', method: 'GET', path: () => `/books/${randomId()}` },
+  // `by id` over a fixed id set: the cache-off figure for `by-id-cached`, which reads the same ids, all cached.
+  { name: 'by-id-200', method: 'GET', path: () => `/books/${randomFixedId()}` },
+  {
+    name: 'by-id-cached',
+    method: 'GET',
+    path: (app) => `${cachedBooks(app)}/${randomFixedId()}`,
+    prime: (app) => FIXED_IDS.map((id) => `${cachedBooks(app)}/${id}`),
+  },
   {
     name: 'create',
     method: 'POST',
@@ -54,7 +78,10 @@ const ALL_SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-/** BENCH_SCENARIOS=list,list-filtered,list-include,by,create,patch picks some (by the first word of the name). */
+/**
+ * BENCH_SCENARIOS=list,list-filtered,list-include,list-cached,by,by-id-200,by-id-cached,create,patch picks some (by
+ * the first word of the name).
+ */
 const SCENARIOS = ALL_SCENARIOS.filter(
   (scenario) =>
     !process.env['BENCH_SCENARIOS'] || process.env['BENCH_SCENARIOS'].split(',').includes(scenario.name.split(' ')[0]!),
@@ -113,7 +140,7 @@ async function stopServers(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function load(port: number, scenario: Scenario, seconds: number): Promise<RunResult> {
+async function load(app: BenchAppName, port: number, scenario: Scenario, seconds: number): Promise<RunResult> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -123,7 +150,7 @@ async function load(port: number, scenario: Scenario, seconds: number): Promise<
         method: scenario.method,
         setupRequest: (request) => ({
           ...request,
-          path: scenario.path(),
+          path: scenario.path(app),
           ...(scenario.body ? { body: scenario.body(), headers: { 'content-type': 'application/json' } } : {}),
         }),
       },
@@ -152,7 +179,7 @@ async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): P
     const statuses: string[] = [];
     const lists: Array<[BenchAppName, ListBody]> = [];
     for (const app of APPS) {
-      const response = await fetch(`http://127.0.0.1:${ports[app]}${scenario.path()}`, {
+      const response = await fetch(`http://127.0.0.1:${ports[app]}${scenario.path(app)}`, {
         method: scenario.method,
         headers: scenario.body ? { 'content-type': 'application/json' } : {},
         body: scenario.body?.(),
@@ -185,6 +212,19 @@ async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): P
   }
 }
 
+/** GETs each path once (a few at a time), each must answer 2xx: fills Svc's result cache before the warm-up. */
+async function prime(app: BenchAppName, port: number, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += CONNECTIONS) {
+    await Promise.all(
+      paths.slice(i, i + CONNECTIONS).map(async (path) => {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`);
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${app} answered GET ${path} with ${response.status} while priming`);
+      }),
+    );
+  }
+}
+
 const fmt = (n: number, digits = 0): string =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -205,15 +245,19 @@ async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
     for (const scenario of SCENARIOS) {
       const row: Row = { scenario: scenario.name, runs: {} };
       rows.push(row);
+      if (scenario.prime) {
+        for (const app of APPS) await prime(app, ports[app]!, scenario.prime(app));
+        console.log(`  ${scenario.name}: primed ${scenario.prime(APPS[0]!).length} URL(s) on each app`);
+      }
       if (WARMUP > 0) {
-        for (const app of APPS) await load(ports[app]!, scenario, WARMUP);
+        for (const app of APPS) await load(app, ports[app]!, scenario, WARMUP);
         console.log(`  ${scenario.name}: warmed up ${WARMUP} s each`);
       }
       for (let round = 1; round <= ROUNDS; round++) {
         // Alternate which app goes first, so neither always runs on the warmer cache.
         const order = round % 2 === 1 ? APPS : [...APPS].reverse();
         for (const app of order) {
-          const result = await load(ports[app]!, scenario, DURATION);
+          const result = await load(app, ports[app]!, scenario, DURATION);
           (row.runs[app] ??= []).push(result);
           console.log(`  ${scenario.name.padEnd(16)} round ${round}/${ROUNDS}  ${app.padEnd(11)} ${formatRun(result)}`);
         }
@@ -225,33 +269,92 @@ async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
   return rows;
 }
 
-function printTable(db: BenchDatabase, rows: readonly Row[]): void {
-  const header = ['scenario', 'Svc req/s', 'hand-written req/s', 'Svc / hand', 'Svc p99 ms', 'hand p99 ms'];
-  const lines = rows.map((row) => {
-    const svc = row.runs.svc ?? [];
-    const hand = row.runs.handwritten ?? [];
-    const svcRps = svc.length ? median(svc.map((r) => r.requestsPerSecond)) : NaN;
-    const handRps = hand.length ? median(hand.map((r) => r.requestsPerSecond)) : NaN;
-    return [
-      row.scenario,
-      fmt(svcRps),
-      fmt(handRps),
-      Number.isFinite(svcRps / handRps) ? fmt(svcRps / handRps, 2) : '-',
-      svc.length ? fmt(median(svc.map((r) => r.p99))) : '-',
-      hand.length ? fmt(median(hand.map((r) => r.p99))) : '-',
-    ];
-  });
+/** A markdown table: the first column left-aligned, the others right-aligned. */
+function printGrid(header: readonly string[], lines: ReadonlyArray<readonly string[]>): void {
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
   const render = (cells: readonly string[]) =>
     '| ' + cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ') + ' |';
-  console.log(
-    `\n${db.name}: median of ${ROUNDS} round(s) x ${DURATION} s, ${CONNECTIONS} connections, ${fmt(BOOKS)} books`,
-  );
   console.log(render(header));
   console.log(
     '|' + widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|') + '|',
   );
   for (const line of lines) console.log(render(line));
+}
+
+const medianRps = (runs: readonly RunResult[] | undefined): number =>
+  runs?.length ? median(runs.map((r) => r.requestsPerSecond)) : NaN;
+const ratio = (a: number, b: number): string => (Number.isFinite(a / b) ? fmt(a / b, 2) : '-');
+const rps = (n: number): string => (Number.isFinite(n) ? fmt(n) : '-');
+
+function printTable(db: BenchDatabase, rows: readonly Row[]): void {
+  const header = ['scenario', 'Svc req/s', 'hand-written req/s', 'Svc / hand', 'Svc p99 ms', 'hand p99 ms'];
+  const lines = rows.map((row) => {
+    const svc = row.runs.svc ?? [];
+    const hand = row.runs.handwritten ?? [];
+    const svcRps = medianRps(svc);
+    const handRps = medianRps(hand);
+    return [
+      row.scenario,
+      fmt(svcRps),
+      fmt(handRps),
+      ratio(svcRps, handRps),
+      svc.length ? fmt(median(svc.map((r) => r.p99))) : '-',
+      hand.length ? fmt(median(hand.map((r) => r.p99))) : '-',
+    ];
+  });
+  console.log(
+    `\n${db.name}: median of ${ROUNDS} round(s) x ${DURATION} s, ${CONNECTIONS} connections, ${fmt(BOOKS)} books`,
+  );
+  printGrid(header, lines);
+  printCacheTable(db, rows);
+}
+
+/** Each read with Svc's result cache off, with it warm, and the hand-written baseline (which has no cache). */
+const CACHE_PAIRS = [
+  { read: 'list (limit 20)', off: 'list (limit 20)', warm: 'list-cached' },
+  { read: `by id (${ID_SET} ids)`, off: 'by-id-200', warm: 'by-id-cached' },
+] as const;
+
+/**
+ * The result cache table, from the rows above: Svc cache off (`list`, `by-id-200`), Svc cache warm (`list-cached`,
+ * `by-id-cached`), and the hand-written medians of both scenarios (the same requests, so on a quiet machine the same
+ * figure). Each ratio is against the hand-written runs of its own scenario, which alternated with Svc's, as in the
+ * table above. Printed when a cached scenario ran; a scenario that did not run shows `-`.
+ */
+function printCacheTable(db: BenchDatabase, rows: readonly Row[]): void {
+  const byName = new Map(rows.map((row) => [row.scenario, row]));
+  const pairs = CACHE_PAIRS.filter((pair) => byName.has(pair.warm));
+  if (!pairs.length) return;
+  const lines = pairs.map((pair) => {
+    const off = byName.get(pair.off);
+    const warm = byName.get(pair.warm);
+    const offRps = medianRps(off?.runs.svc);
+    const warmRps = medianRps(warm?.runs.svc);
+    const handOffRps = medianRps(off?.runs.handwritten);
+    const handWarmRps = medianRps(warm?.runs.handwritten);
+    return [
+      pair.read,
+      rps(offRps),
+      rps(warmRps),
+      `${rps(handOffRps)} / ${rps(handWarmRps)}`,
+      ratio(offRps, handOffRps),
+      ratio(warmRps, handWarmRps),
+      ratio(warmRps, offRps),
+    ];
+  });
+  console.log(`\n${db.name}: result cache (Svc cache: { ttl: 60 } at /cached-books, warm)`);
+  printGrid(
+    [
+      'read',
+      'Svc cache off',
+      'Svc cache warm',
+      'hand-written (off / warm runs)',
+      'off / hand',
+      'warm / hand',
+      'warm / off',
+    ],
+    lines,
+  );
 }
 
 async function main(): Promise<void> {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { benchDataSourceOptions, type BenchDatabase } from './database';
 import { BenchBook } from './entities';
 import { HANDWRITTEN_DATA_SOURCE, HandwrittenBooksController } from './handwritten-books.controller';
-import { SvcAuthorsController, SvcBooksController } from './svc-books.controller';
+import { SvcAuthorsController, SvcBooksController, SvcCachedBooksController } from './svc-books.controller';
 
 export type BenchAppName = 'svc' | 'handwritten';
 
@@ -25,7 +25,7 @@ class SvcBenchModule {
     return {
       module: SvcBenchModule,
       imports: [TypeOrmModule.forRoot(benchDataSourceOptions(db)), SvcModule.forRoot({ infrastructure: typeorm() })],
-      controllers: [SvcBooksController, SvcAuthorsController],
+      controllers: [SvcBooksController, SvcCachedBooksController, SvcAuthorsController],
     };
   }
 }

@@ -11,6 +11,15 @@ import { BenchAuthor, BenchBook } from './entities';
 @Controller('books')
 export class SvcBooksController {}
 
+/**
+ * The same books config plus the result cache (`cache.ttl`, the built-in in-memory LRU of 1,000 entries): repeated
+ * findMany / findOne reads are answered without touching the database. Same app and entity as `SvcBooksController`,
+ * at `/cached-books`, for the `list-cached` and `by-id-cached` scenarios; writes to `/books` invalidate it too.
+ */
+@Svc(BenchBook, { cache: { ttl: 60 }, include: { fields: ['author'] } })
+@Controller('cached-books')
+export class SvcCachedBooksController {}
+
 /** Registered so an included author is projected through Author's own config (its select, scope, soft delete). */
 @Svc(BenchAuthor)
 @Controller('authors')
