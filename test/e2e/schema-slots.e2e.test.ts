@@ -27,6 +27,16 @@ const noSelect: StandardSchemaV1 = {
   },
 };
 
+/** Asserts served books: a title must not be 'Forbidden'. */
+const servedTitle: StandardSchemaV1 = {
+  '~standard': {
+    validate: (value) =>
+      (value as { title?: unknown }).title === 'Forbidden'
+        ? { issues: [{ message: 'title must not be Forbidden', path: ['title'] }] }
+        : { value },
+  },
+};
+
 /** Declares a field that Book does not have. */
 class OddInput {
   @IsString() nope!: string;
@@ -82,6 +92,7 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
           schema: { input: { query: BookQuery } },
           operations: { findMany: true, findOne: { schema: { query: noSelect } } },
         }),
+        svcController('asserted', Book, { schema: { output: { item: servedTitle, list: servedTitle } } }),
         svcController('overridden', Book, {
           schema: { input: { create: ['title'] } },
           operations: { createOne: { schema: { input: CreateBookInput } }, findOne: true },
@@ -157,6 +168,18 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
       await request(t.server).get(`/gated/${created.body.id}`).expect(200);
       const refused = await request(t.server).get(`/gated/${created.body.id}?select=title`).expect(400);
       expect(refused.body.errors[0]).toMatchObject({ param: 'select', detail: 'select is not allowed here' });
+    });
+  });
+
+  describe('a Standard Schema output slot', () => {
+    it('serves items that satisfy it, and answers 500 SVC_CONFIG_INVALID naming the slot for one that does not', async () => {
+      const fine = await send('post', '/classy', { title: 'Fine' }).expect(201);
+      await request(t.server).get(`/asserted/${fine.body.id}`).expect(200);
+      const bad = await send('post', '/classy', { title: 'Forbidden' }).expect(201);
+      const response = await request(t.server).get(`/asserted/${bad.body.id}`).expect(500);
+      expect(response.body.code).toBe('SVC_CONFIG_INVALID');
+      const list = await request(t.server).get('/asserted').expect(500);
+      expect(list.body.code).toBe('SVC_CONFIG_INVALID');
     });
   });
 

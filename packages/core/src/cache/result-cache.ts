@@ -16,6 +16,8 @@ export class ResultCache {
   /** The longest ttl written so far: how long a failed invalidation keeps an entity bypassed. */
   private longestTtl = 0;
   private enabled = false;
+  /** Bumped by every invalidation of an entity, so a read that raced a write does not store a stale result. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     private readonly store: CacheStore,
@@ -52,7 +54,18 @@ export class ResultCache {
     }
   }
 
-  async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
+  /** The entity's invalidation count; pass it back to `set` to skip storing a read that a write overtook. */
+  generationOf(entity: string): number {
+    return this.generations.get(entity) ?? 0;
+  }
+
+  async set(
+    key: string,
+    value: unknown,
+    ttlSeconds: number,
+    race?: { entity: string; generation: number },
+  ): Promise<void> {
+    if (race && this.generationOf(race.entity) !== race.generation) return;
     this.longestTtl = Math.max(this.longestTtl, ttlSeconds);
     try {
       await this.store.set(key, value, ttlSeconds);
@@ -65,6 +78,7 @@ export class ResultCache {
   async invalidate(entity: string): Promise<void> {
     if (!this.enabled) return;
     for (const name of this.affected(entity)) {
+      this.generations.set(name, this.generationOf(name) + 1);
       try {
         await this.store.invalidate(name);
       } catch {

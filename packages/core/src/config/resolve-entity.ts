@@ -21,7 +21,7 @@ import { validateEntityConfig } from './validate-entity-config';
 import { buildIncludeConfig } from './include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
-import { buildOutputSlot } from '../schema/output-slots';
+import { buildOutputSlot, outputValidatorOf } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
 import { resolveInputSlot } from '../schema/resolve-input-slot';
 import { buildQueryValidator } from '../schema/query-validator';
@@ -72,6 +72,8 @@ interface ReadShape {
   readonly outputList?: readonly string[];
   readonly includer?: ListQueryConfig['include'];
   readonly relationScope: NonNullable<ListQueryConfig['relationScope']>;
+  /** Field paths filter.fields names (own columns and relation paths). */
+  readonly serverFilterPaths: readonly string[];
 }
 
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
@@ -92,6 +94,12 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
   for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
+  // Relation paths in filters and search read the related entity too, so its writes must drop these cached reads.
+  const paths = [...reads.serverFilterPaths, ...(reads.search?.fields ?? [])].filter((path) => path.includes('.'));
+  for (const path of paths) {
+    const relation = metadata.relations.find((candidate) => candidate.property === path.split('.')[0]);
+    if (relation) resultCache.addDependency(name, relation.targetName);
+  }
   refuseUnpartitionedCache(name, operations, args);
   if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
   if (!operations.has('findMany') && !operations.has('findOne')) {
@@ -146,6 +154,7 @@ function resolveReadShape(args: {
     search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength }),
     include,
     serverFilter,
+    serverFilterPaths: filterPaths(config.filter?.fields),
     outputItem: buildOutputSlot(name, metadata, 'item', config.schema?.output?.item),
     outputList: buildOutputSlot(name, metadata, 'list', config.schema?.output?.list),
     includer:
@@ -229,6 +238,24 @@ function operationInput(scope: EntityScope, id: StandardOperationId, part: unkno
   });
 }
 
+/** The output validator of an operation: its own part, else the entity's list slot (findMany) or item slot. */
+function operationOutputValidator(
+  id: StandardOperationId,
+  part: unknown,
+  root: { item?: unknown; list?: unknown } | undefined,
+) {
+  if (['deleteOne', 'purgeOne'].includes(id)) return undefined;
+  if (part !== undefined) return outputValidatorOf(part, `operations.${id}.schema.output`);
+  const slot = id === 'findMany' ? 'list' : 'item';
+  return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
+}
+
+function filterPaths(fields: unknown): string[] {
+  if (Array.isArray(fields)) return fields as string[];
+  if (fields && typeof fields === 'object' && !('exclude' in fields)) return Object.keys(fields);
+  return [];
+}
+
 /** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
 function resolveOperation(scope: EntityScope, id: StandardOperationId, state: OperationState): ResolvedOperation {
   const { name, metadata, args } = scope;
@@ -261,6 +288,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
           })
         : undefined,
     outputFields: opOutput,
+    outputValidator: operationOutputValidator(id, opObject?.schema?.output, config.schema?.output),
     list:
       id === 'findMany' || id === 'findOne'
         ? buildListQueryConfig({

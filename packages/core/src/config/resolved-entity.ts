@@ -11,6 +11,7 @@ import type { IncludeConfig } from './include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResultCache } from '../cache/result-cache';
 import type { BodyValidator } from '../schema/body-validators';
+import type { OutputValidator } from '../schema/output-slots';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
@@ -31,6 +32,8 @@ export interface ResolvedOperation {
   readonly input?: WriteSchema;
   /** Reads: the query gate (operation part, else schema.input.query). */
   readonly queryValidator?: BodyValidator;
+  /** A Standard Schema that asserts the items this operation serves (operation part, else the entity slot). */
+  readonly outputValidator?: OutputValidator;
   /** An operation-level output class: the fields its item responses serve. */
   readonly outputFields?: readonly string[];
 }

@@ -1,6 +1,7 @@
 /** Bootstrap checks of an entity config's keys: unknown keys (with a did-you-mean) and keys this version lacks. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import { suggestion } from './did-you-mean';
+import { isStandardSchema } from '../schema/body-validators';
 import type { EntityConfig } from './entity-config';
 import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from './validate-settings';
@@ -131,11 +132,11 @@ function checkOperationSchema(entity: string, id: StandardOperationId, schema: u
         message: `is not a part ${id} has; ${has}.`,
       });
     }
-    if (part === 'output' && typeof value !== 'function') {
+    if (part === 'output' && typeof value !== 'function' && !isStandardSchema(value)) {
       throw new ConfigurationException({
         entity,
         path: `${path}.output`,
-        message: 'takes a schema class here (Standard Schema output validators are not supported yet).',
+        message: 'takes a schema class or a Standard Schema validator.',
       });
     }
   }

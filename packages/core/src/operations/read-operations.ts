@@ -128,8 +128,9 @@ async function throughResultCache<T extends { response: ExecuteResponse }>(
   });
   const cached = (await resultCache.get(name, key)) as T | undefined;
   if (cached) return hit(cached);
+  const generation = resultCache.generationOf(name);
   const fresh = await read();
-  if (fresh.response.status === 200) await resultCache.set(key, fresh, ttl);
+  if (fresh.response.status === 200) await resultCache.set(key, fresh, ttl, { entity: name, generation });
   return fresh.response;
 }
 

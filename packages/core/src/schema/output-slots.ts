@@ -6,9 +6,11 @@ import { suggestion } from '../config/did-you-mean';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
+import { isStandardSchema, standardValidator, type BodyValidator, type StandardSchemaV1 } from './body-validators';
 
 /** A field list (bare or `{ fields }`), or a class. */
-export type OutputSlot = readonly string[] | { readonly fields: readonly string[] } | (new () => object);
+export type OutputSlot =
+  readonly string[] | { readonly fields: readonly string[] } | (new () => object) | StandardSchemaV1;
 
 /** The fields of the slot, or undefined when it does not replace the projection (unset, or a class without runtime fields). */
 export function buildOutputSlot(
@@ -18,7 +20,7 @@ export function buildOutputSlot(
   value: unknown,
   path = `schema.output.${slot}`,
 ): readonly string[] | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || isStandardSchema(value)) return undefined;
   if (typeof value === 'function') return classFields(entity, path, value as new () => object);
   const list = Array.isArray(value)
     ? value
@@ -26,13 +28,10 @@ export function buildOutputSlot(
       ? (value.fields as unknown[])
       : undefined;
   if (!list) {
-    const validator = isPlainObject(value) && '~standard' in value;
     throw new ConfigurationException({
       entity,
       path,
-      message: validator
-        ? 'Standard Schema validators are not supported on output slots by this version of Svc yet. Use a field list or a class.'
-        : 'must be a field list ([...] or { fields: [...] }) or a class.',
+      message: 'must be a field list ([...] or { fields: [...] }), a class, or a Standard Schema validator.',
     });
   }
   const columns = metadata.columns.map((column) => column.property);
@@ -46,6 +45,41 @@ export function buildOutputSlot(
     }
   }
   return Object.freeze([...(list as string[])]);
+}
+
+/**
+ * A Standard Schema on an output slot asserts what is served: a served item that fails it is a server fault,
+ * answered 500 SVC_CONFIG_INVALID naming the slot (the body is never sent).
+ */
+export function outputValidatorOf(value: unknown, path: string): OutputValidator | undefined {
+  if (!isStandardSchema(value)) return undefined;
+  const validate = standardValidator(value);
+  return { path, validate };
+}
+
+export interface OutputValidator {
+  readonly path: string;
+  readonly validate: BodyValidator;
+}
+
+/** Checks served items against the slot's validator. */
+export async function assertOutput(
+  entity: string,
+  validator: OutputValidator | undefined,
+  items: readonly unknown[],
+): Promise<void> {
+  if (!validator) return;
+  for (const item of items) {
+    const outcome = await validator.validate(item);
+    if ('errors' in outcome) {
+      const detail = outcome.errors.map((error) => `${error.field || '(item)'}: ${error.detail}`).join('; ');
+      throw new ConfigurationException({
+        entity,
+        path: validator.path,
+        message: `the served item does not satisfy it (${detail}).`,
+      });
+    }
+  }
 }
 
 function classFields(entity: string, path: string, shape: new () => object): readonly string[] | undefined {

@@ -5,12 +5,24 @@ import { refuseUnservedSettings } from '../config/resolve-entity';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';
+import { assertOutput, type OutputValidator } from '../schema/output-slots';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 
 const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
+
+/** Checks a response's items against the operation's output validator, if it has one. */
+async function assertServed(
+  entity: string,
+  validator: OutputValidator | undefined,
+  response: ExecuteResponse,
+): Promise<void> {
+  if (!validator || response.body === undefined || (response.status !== 200 && response.status !== 201)) return;
+  const body = response.body as { items?: unknown[] };
+  await assertOutput(entity, validator, Array.isArray(body.items) ? body.items : [response.body]);
+}
 
 export class SvcEngine {
   constructor(readonly entity: ResolvedEntity) {}
@@ -38,6 +50,7 @@ export class SvcEngine {
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
       const response = await STANDARD_FLOWS[operation.id](call);
+      await assertServed(this.entity.name, operation.outputValidator, response);
       // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
       if (!READ_OPERATIONS.has(operation.id)) await this.entity.resultCache.invalidate(this.entity.name);
       return response;

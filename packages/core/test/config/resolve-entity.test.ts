@@ -547,10 +547,10 @@ describe('resolveEntity', () => {
       expectConfigError(() => resolve({ set: { patch: () => ({}) } as never }), { entity: 'Book', path: 'set.patch' });
     });
 
-    it('refuses a Standard Schema validator in schema.output', () => {
+    it('refuses an output slot that is neither a field list, a class nor a Standard Schema validator', () => {
       expectConfigError(() => resolve({ schema: { output: { item: { '~standard': {} } as never } } }), {
         path: 'schema.output.item',
-        mentions: ['not supported'],
+        mentions: ['Standard Schema validator'],
       });
     });
 
