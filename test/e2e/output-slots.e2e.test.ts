@@ -68,7 +68,11 @@ describe.each(TEST_DATABASES)('output slots on $name', (db) => {
 describe('output slot bootstrap errors', () => {
   const cases: [string, EntityConfig, string][] = [
     ['an unknown column in a field list', { schema: { output: { item: ['titel'] } } }, "Did you mean 'title'"],
-    ['a Standard Schema validator', { schema: { output: { list: { '~standard': {} } as never } } }, 'not supported'],
+    [
+      'a value that is no slot',
+      { schema: { output: { list: { fields: 'title' } as never } } },
+      'Standard Schema validator',
+    ],
     ['an unknown slot', { schema: { output: { items: [] } as never } }, "Did you mean 'item'"],
   ];
   it.each(cases)('refuses %s', async (_name, config, mention) => {

@@ -50,9 +50,9 @@ export class SvcEngine {
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
       const response = await STANDARD_FLOWS[operation.id](call);
-      await assertServed(this.entity.name, operation.outputValidator, response);
       // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
       if (!READ_OPERATIONS.has(operation.id)) await this.entity.resultCache.invalidate(this.entity.name);
+      await assertServed(this.entity.name, operation.outputValidator, response);
       return response;
     } catch (error) {
       const exception = error instanceof SvcException ? error : new InternalException(error);
