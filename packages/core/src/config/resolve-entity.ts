@@ -18,9 +18,9 @@ import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
 import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
+import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
 import { buildIncludeConfig } from './include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
-import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { buildOutputSlot, outputValidatorOf } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
 import { resolveInputSlot } from '../schema/resolve-input-slot';
@@ -171,37 +171,6 @@ function resolveReadShape(args: {
   };
 }
 
-/**
- * Cached reads are shared by every caller unless `cacheKey(context)` partitions them; where reads are scoped per caller
- * (filter.apply, a policy, select/sort/include apply), sharing them would leak rows, so that is refused at boot.
- */
-function refuseUnpartitionedCache(
-  entity: string,
-  operations: ReadonlyMap<StandardOperationId, ResolvedOperation>,
-  args: ResolveEntityArgs,
-): void {
-  if (args.cacheKeyed) return;
-  const { config } = args;
-  const perCaller = config.filter?.apply ?? config.select?.apply ?? config.sort?.apply ?? config.include?.apply;
-  for (const id of ['findMany', 'findOne'] as const) {
-    const operation = operations.get(id);
-    if (!operation || ttlOf(operation.settings) === false) continue;
-    if (perCaller || operation.policy) {
-      throw new ConfigurationException({
-        entity,
-        path: `cache.ttl (in force for ${id})`,
-        message:
-          'caches reads that are scoped per caller (filter.apply, a policy, or an apply function), and no cacheKey(context) partitions them, so callers would share entries. Set cacheKey in SvcModule.forRoot / createSvc, or turn ttl off here.',
-      });
-    }
-  }
-}
-
-/** The result-cache ttl in force, or false. */
-export function ttlOf(settings: ResolvedSettings): number | false {
-  return settings.cache === false ? false : settings.cache.ttl;
-}
-
 /** The entity's root write slots; patch falls back to update's configuration. */
 function resolveInputs(entity: string, metadata: EntityMetadata, args: ResolveEntityArgs): ResolvedEntity['input'] {
   const input = args.config.schema?.input;
@@ -329,25 +298,6 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
     });
   }
   return strategy !== 'hard' && hasMarker;
-}
-
-/**
- * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
- * a pagination strategy this version does not have, and realtime.
- */
-export function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
-  const fail = (path: string, message: string) => {
-    throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
-  };
-  if (id === 'findMany' && !BUILT_IN_STRATEGIES.has(settings.pagination.strategy)) {
-    fail(
-      'pagination.strategy',
-      `'${settings.pagination.strategy}' is not served by this version of Svc yet; use ${[...BUILT_IN_STRATEGIES.keys()].join(', ')}.`,
-    );
-  }
-  if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {
-    fail('realtime', 'realtime events are not served by this version of Svc yet. Remove it, or set realtime: false.');
-  }
 }
 
 function resolveLookup(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): ResolvedEntity['lookup'] {

@@ -15,7 +15,7 @@ import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call'
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
-import { ttlOf } from '../config/resolve-entity';
+import { ttlOf } from '../config/served-settings';
 import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';

@@ -1,7 +1,7 @@
 /** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
 import type { ResolvedEntity } from '../config/resolved-entity';
 import { mergeSettings } from '../config/merge-settings';
-import { refuseUnservedSettings } from '../config/resolve-entity';
+import { refuseUnservedSettings } from '../config/served-settings';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';

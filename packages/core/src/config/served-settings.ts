@@ -1,0 +1,56 @@
+/** Settings that must not silently do nothing: unserved features and result caching that would mix callers. */
+import { ConfigurationException } from '../errors/configuration-exception';
+import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
+import type { ResolveEntityArgs } from './resolve-entity';
+import type { ResolvedOperation } from './resolved-entity';
+import type { ResolvedSettings, StandardOperationId } from './svc-settings';
+
+/** The result-cache ttl in force, or false. */
+export function ttlOf(settings: ResolvedSettings): number | false {
+  return settings.cache === false ? false : settings.cache.ttl;
+}
+
+/**
+ * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
+ * a pagination strategy this version does not have, and realtime.
+ */
+export function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
+  const fail = (path: string, message: string) => {
+    throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
+  };
+  if (id === 'findMany' && !BUILT_IN_STRATEGIES.has(settings.pagination.strategy)) {
+    fail(
+      'pagination.strategy',
+      `'${settings.pagination.strategy}' is not served by this version of Svc yet; use ${[...BUILT_IN_STRATEGIES.keys()].join(', ')}.`,
+    );
+  }
+  if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {
+    fail('realtime', 'realtime events are not served by this version of Svc yet. Remove it, or set realtime: false.');
+  }
+}
+
+/**
+ * Cached reads are shared by every caller unless `cacheKey(context)` partitions them; where reads are scoped per caller
+ * (filter.apply, a policy, select/sort/include apply), sharing them would leak rows, so that is refused at boot.
+ */
+export function refuseUnpartitionedCache(
+  entity: string,
+  operations: ReadonlyMap<StandardOperationId, ResolvedOperation>,
+  args: ResolveEntityArgs,
+): void {
+  if (args.cacheKeyed) return;
+  const { config } = args;
+  const perCaller = config.filter?.apply ?? config.select?.apply ?? config.sort?.apply ?? config.include?.apply;
+  for (const id of ['findMany', 'findOne'] as const) {
+    const operation = operations.get(id);
+    if (!operation || ttlOf(operation.settings) === false) continue;
+    if (perCaller || operation.policy) {
+      throw new ConfigurationException({
+        entity,
+        path: `cache.ttl (in force for ${id})`,
+        message:
+          'caches reads that are scoped per caller (filter.apply, a policy, or an apply function), and no cacheKey(context) partitions them, so callers would share entries. Set cacheKey in SvcModule.forRoot / createSvc, or turn ttl off here.',
+      });
+    }
+  }
+}
