@@ -97,6 +97,10 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
     async () => {
       const row = await loadRow(call, key, { view: liveView(call) });
       await checkPolicy(call, { entity: row });
+      // The plain shape is the state itself: no second projection, and the ETag is hashed once.
+      if (shape.include.length === 0 && shape.select === call.entity.output.fields) {
+        return { row, response: itemResponse(call, row) };
+      }
       const body = projectRow(row, { fields: shape.select });
       await attachIncludes(shape.include, [row], [body], includeArgs(call));
       return { row, response: itemResponse(call, row, { body }) };
