@@ -3,6 +3,7 @@
  * here, and schema classes, validated by the framework's class adapter (class-validator in @svc/nestjs).
  */
 import type { SvcErrorItem } from '../errors/svc-exception';
+import { ConfigurationException } from '../errors/configuration-exception';
 
 /** The part of the Standard Schema v1 interface Svc uses. */
 export interface StandardSchemaV1 {
@@ -31,6 +32,21 @@ export interface ClassSchemaAdapter {
 }
 
 export type BodyValidator = (body: unknown) => Promise<ValidationOutcome>;
+
+/** The class adapter a schema class at `path` needs; without one the class cannot be validated, a boot error. */
+export function requireClassSchemas(
+  adapter: ClassSchemaAdapter | undefined,
+  entity: string,
+  path: string,
+): ClassSchemaAdapter {
+  if (adapter) return adapter;
+  throw new ConfigurationException({
+    entity,
+    path,
+    message:
+      'is a schema class, and no class validator is registered. Use SvcModule (it registers class-validator), or pass classSchemas to createSvc.',
+  });
+}
 
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];

@@ -7,7 +7,13 @@ import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { QueryInvalidException } from '../errors/svc-exception';
 import type { QueryPairs } from '../query/parse-query-string';
-import { isStandardSchema, standardValidator, type BodyValidator, type ClassSchemaAdapter } from './body-validators';
+import {
+  isStandardSchema,
+  requireClassSchemas,
+  standardValidator,
+  type BodyValidator,
+  type ClassSchemaAdapter,
+} from './body-validators';
 
 export function buildQueryValidator(args: {
   entity: string;
@@ -21,15 +27,7 @@ export function buildQueryValidator(args: {
   if (typeof value !== 'function') {
     throw new ConfigurationException({ entity, path, message: 'takes a schema class or a Standard Schema validator.' });
   }
-  const adapter = args.classSchemas;
-  if (!adapter) {
-    throw new ConfigurationException({
-      entity,
-      path,
-      message:
-        'is a schema class, and no class validator is registered. Use SvcModule, or pass classSchemas to createSvc.',
-    });
-  }
+  const adapter = requireClassSchemas(args.classSchemas, entity, path);
   return (query) => adapter.validate(value, query, { partial: true });
 }
 

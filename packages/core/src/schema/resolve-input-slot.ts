@@ -2,7 +2,7 @@
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import { isStandardSchema, standardValidator, type ClassSchemaAdapter } from './body-validators';
+import { isStandardSchema, requireClassSchemas, standardValidator, type ClassSchemaAdapter } from './body-validators';
 import { buildWriteSchema, type WriteSchema, type WriteSlot } from './write-schema';
 
 export interface InputSlotArgs {
@@ -21,15 +21,7 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
   const { entity, metadata, slot, value, path } = args;
   if (value === undefined) return buildWriteSchema({ entity, metadata, slot });
   if (typeof value === 'function') {
-    const adapter = args.classSchemas;
-    if (!adapter) {
-      throw new ConfigurationException({
-        entity,
-        path,
-        message:
-          'is a schema class, and no class validator is registered. Use SvcModule (it registers class-validator), or pass classSchemas to createSvc.',
-      });
-    }
+    const adapter = requireClassSchemas(args.classSchemas, entity, path);
     const schema = value as Function;
     const fields = adapter.fieldsOf(schema);
     const base = buildWriteSchema({ entity, metadata, slot, list: fields });
