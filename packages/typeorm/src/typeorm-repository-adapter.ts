@@ -66,7 +66,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     if (limit !== undefined) rowsQuery.limit(limit);
     if (offset !== undefined) rowsQuery.offset(offset);
     const countQuery = args.count
-      ? this.select({ manager, where: args.where, view: args.view }).select('COUNT(1)', 'total')
+      ? this.select({ manager, where: 'countWhere' in args ? args.countWhere : args.where, view: args.view }).select(
+          'COUNT(1)',
+          'total',
+        )
       : undefined;
     return this.guard('read', async () => {
       if (!countQuery) return { rows: this.hydrateAll(await rowsQuery.getRawMany()), total: null };

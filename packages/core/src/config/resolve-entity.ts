@@ -18,6 +18,7 @@ import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
 import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
+import { checkCursorConfig } from '../pagination/check-cursor-config';
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
 import { buildIncludeConfig } from './include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
@@ -238,6 +239,19 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   const opPolicy = opObject?.policy;
   const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
   const reads = scope.reads;
+  const list =
+    id === 'findMany' || id === 'findOne'
+      ? buildListQueryConfig({
+          ...listArgs(scope),
+          settings,
+          softDelete,
+          include: reads.includer,
+          relationScope: reads.relationScope,
+          outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
+        })
+      : undefined;
+  if (list && id === 'findMany' && list.pagination.strategy.name === 'cursor')
+    checkCursorConfig(name, metadata, list.sort);
   return Object.freeze({
     id,
     state,
@@ -258,17 +272,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
         : undefined,
     outputFields: opOutput,
     outputValidator: operationOutputValidator(id, opObject?.schema?.output, config.schema?.output),
-    list:
-      id === 'findMany' || id === 'findOne'
-        ? buildListQueryConfig({
-            ...listArgs(scope),
-            settings,
-            softDelete,
-            include: reads.includer,
-            relationScope: reads.relationScope,
-            outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
-          })
-        : undefined,
+    list,
   });
 }
 

@@ -16,6 +16,7 @@ import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
 import { ttlOf } from '../config/served-settings';
+import { andFilters } from '../query/query-ast';
 import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
@@ -59,22 +60,25 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
     });
   }
   const result = await call.entity.adapter.findMany({
-    where: plan.where,
+    where: andFilters(plan.where, plan.after),
+    ...(plan.after ? { countWhere: plan.where } : {}),
     sort: plan.sort,
     limit: plan.limit,
     offset: plan.offset,
     count: plan.count,
     view: plan.view,
   });
+  const page = plan.finish ? plan.finish(result.rows) : { rows: result.rows };
   const response = listResponse(call, {
-    rows: result.rows,
+    rows: page.rows,
     total: result.total,
     limit: plan.reportedLimit,
     offset: plan.reportedOffset,
     select: plan.select,
+    meta: page.meta,
   });
   const items = (response.body as { items: Record<string, unknown>[] }).items;
-  await attachIncludes(plan.include, result.rows, items, includeArgs(call));
+  await attachIncludes(plan.include, page.rows, items, includeArgs(call));
   return response;
 }
 

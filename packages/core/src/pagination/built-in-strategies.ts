@@ -2,11 +2,11 @@
 import { NonePaginationStrategy } from './none-pagination-strategy';
 import { OffsetPaginationStrategy } from './offset-pagination-strategy';
 import { PagePaginationStrategy } from './page-pagination-strategy';
+import { CursorPaginationStrategy } from './cursor-pagination-strategy';
 import type { PaginationStrategy } from './pagination-strategy';
 
 export const BUILT_IN_STRATEGIES: ReadonlyMap<string, PaginationStrategy> = new Map(
-  [OffsetPaginationStrategy, PagePaginationStrategy, NonePaginationStrategy].map((strategy) => [
-    strategy.name,
-    strategy,
-  ]),
+  [OffsetPaginationStrategy, PagePaginationStrategy, NonePaginationStrategy, CursorPaginationStrategy].map(
+    (strategy) => [strategy.name, strategy],
+  ),
 );

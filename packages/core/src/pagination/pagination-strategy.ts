@@ -1,5 +1,8 @@
 /** The pagination port: a strategy reads its own query parameters and says which rows a page holds. */
 import type { QueryErrors } from '../query/query-errors';
+import type { FilterNode, SortKey } from '../query/query-ast';
+import type { ColumnMetadata } from '../persistence/entity-metadata';
+import type { Row } from '../persistence/repository-adapter';
 
 export interface PageSettings {
   readonly defaultLimit: number;
@@ -12,6 +15,21 @@ export interface PagePlan {
   readonly offset: number;
   readonly reportedLimit: number;
   readonly reportedOffset: number;
+  /** A keyset condition for the page's rows only (the total still counts the whole match set). */
+  readonly after?: FilterNode;
+  /** Read one row past `limit`, so `finish` can tell whether another page follows. */
+  readonly probe?: boolean;
+  /** Trims the probe row and says what the envelope's `meta` carries (for example `nextCursor`). */
+  finish?(rows: Row[]): { readonly rows: Row[]; readonly meta?: Record<string, unknown> };
+}
+
+/** What a keyset strategy needs to know of the read: the effective sort and which fields may carry a cursor. */
+export interface PageContext {
+  readonly sort: readonly SortKey[];
+  readonly columns: ReadonlyMap<string, ColumnMetadata>;
+  readonly primaryKeys: readonly string[];
+  /** Why a sort key may not carry a cursor (not on the sort, filter and select allowlists), or undefined. */
+  readonly refuseKey: (field: string) => string | undefined;
 }
 
 export interface PaginationStrategy {
@@ -22,6 +40,7 @@ export interface PaginationStrategy {
     readonly params: ReadonlyMap<string, string>;
     readonly settings: PageSettings;
     readonly errors: QueryErrors;
+    readonly context: PageContext;
   }): PagePlan;
 }
 

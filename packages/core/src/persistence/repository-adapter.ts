@@ -17,6 +17,8 @@ export interface FindManyArgs {
   readonly offset?: number;
   /** Count the whole match set; when false `total` is null. */
   readonly count: boolean;
+  /** When given, the count uses this condition instead of `where` (a keyset page counts the whole match set). */
+  readonly countWhere?: FilterNode;
   readonly view: RowView;
   readonly session?: AdapterSession;
 }

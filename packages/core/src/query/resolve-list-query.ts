@@ -25,6 +25,10 @@ export interface ListReadPlan {
   /** What the envelope reports. */
   readonly reportedLimit: number;
   readonly reportedOffset: number;
+  /** Keyset strategies: the rows-only condition, the probe row and the page's finishing step. */
+  readonly after?: FilterNode;
+  readonly probe?: boolean;
+  finish?: PagePlan['finish'];
   readonly count: boolean;
   readonly view: RowView;
   /** The fields each item serves. */
@@ -146,7 +150,8 @@ async function resolveQuery(
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
   const forced = forcedKeys ? serverSortKeys(forcedKeys, config) : [];
-  const page = planPage(wire, config, errors);
+  const sort = finishSort(forced, requested, config.sort.primaryKeys);
+  const page = planPage(wire, config, errors, sort);
   const view = readView(wire, config, errors);
   const search = readSearch(wire, config, errors);
   const { select, include } = await resolveShape(wire, config, errors, args);
@@ -158,7 +163,7 @@ async function resolveQuery(
   const where = andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search);
   return {
     where: where && config.relationScope ? await scopeRelationPaths(where, config, args) : where,
-    sort: finishSort(forced, requested, config.sort.primaryKeys),
+    sort,
     ...page,
     count: config.pagination.count,
     view,
@@ -168,7 +173,12 @@ async function resolveQuery(
 }
 
 /** The strategy reads its own parameters; a pagination parameter it does not take is refused, naming it. */
-function planPage(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): PagePlan {
+function planPage(
+  wire: WireListQuery,
+  config: ListQueryConfig,
+  errors: QueryErrors,
+  sort: readonly SortKey[],
+): PagePlan {
   const { strategy } = config.pagination;
   for (const param of wire.paging?.keys() ?? []) {
     if (!strategy.params.includes(param)) {
@@ -182,7 +192,21 @@ function planPage(wire: WireListQuery, config: ListQueryConfig, errors: QueryErr
       );
     }
   }
-  return strategy.plan({ params: wire.paging ?? new Map(), settings: config.pagination, errors });
+  const columns = new Map([...config.serverFilter.fields].map(([name, field]) => [name, field.column]));
+  const refuseKey = (field: string) => {
+    const column = columns.get(field);
+    if (!column || column.kind === 'json') return 'it is not a plain scalar column';
+    // The databases keep date-times finer (microseconds, or their own text spelling on SQLite) than a JSON cursor can
+    // carry back exactly, so a page boundary on one would repeat or skip rows.
+    if (column.kind === 'datetime')
+      return 'a date-time column cannot carry an exact cursor in this version; sort by another column';
+    if (!config.sort.fields.has(field) && !config.sort.primaryKeys.includes(field)) return 'it is not on sort.fields';
+    if (!config.filter.fields.has(field)) return 'it is not on filter.fields';
+    if (!config.select.fieldSet.has(field)) return 'it is not on select.fields';
+    return undefined;
+  };
+  const context = { sort, columns, primaryKeys: config.sort.primaryKeys, refuseKey };
+  return strategy.plan({ params: wire.paging ?? new Map(), settings: config.pagination, errors, context });
 }
 
 /** `{ limit, offset, page: { number, size } }` as the wire's pagination parameters. */
