@@ -6,7 +6,11 @@ export type { CallOptions, ListEnvelope } from './service/svc-service';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
 export type { SvcContext } from './service/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
-export { builtInHandlers, STANDARD_ROUTES } from './operations/standard-operations';
+export { STANDARD_ROUTES } from './operations/standard-operations';
+export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';
+export type { ListResult, ListMetaContributor } from './operations/list-handlers';
+export type { ListReadPlan } from './query/resolve-list-query';
+export type { PaginationStrategy, PagePlan, PageContext, PageSettings } from './pagination/pagination-strategy';
 export type { StandardRoute, OperationFlow } from './operations/standard-operations';
 
 export { STANDARD_OPERATION_IDS } from './config/svc-settings';

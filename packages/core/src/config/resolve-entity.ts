@@ -19,6 +19,8 @@ import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkCursorConfig } from '../pagination/check-cursor-config';
+import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
+import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
 import { buildIncludeConfig } from './include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
@@ -50,6 +52,8 @@ export interface ResolveEntityArgs {
   readonly cacheKeyed?: boolean;
   /** Validates schema classes in write slots (SvcModule registers class-validator's). */
   readonly classSchemas?: ClassSchemaAdapter;
+  /** Pagination strategies by name: the built-in ones plus `SvcOptions.paginationStrategies`. */
+  readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -125,6 +129,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     include: reads.include,
     softDeleteOnReads: soft,
     peer: (other: Function) => args.peers?.(other),
+    strategies: args.strategies ?? BUILT_IN_STRATEGIES,
     resultCache,
   });
   self.entity = resolved;
@@ -235,7 +240,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   const scopes = [global, config, opObject ? pickSettings(opObject) : undefined];
   const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
   const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
-  refuseUnservedSettings(name, id, settings);
+  refuseUnservedSettings(name, id, settings, args.strategies);
   const opPolicy = opObject?.policy;
   const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
   const reads = scope.reads;
@@ -286,6 +291,7 @@ function listArgs(scope: EntityScope) {
     sort: config.sort,
     select: scope.reads.select,
     search: scope.reads.search,
+    strategies: scope.args.strategies,
   };
 }
 

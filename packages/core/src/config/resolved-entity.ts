@@ -10,6 +10,7 @@ import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from './include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResultCache } from '../cache/result-cache';
+import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { BodyValidator } from '../schema/body-validators';
 import type { OutputValidator } from '../schema/output-slots';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
@@ -54,6 +55,8 @@ export interface ResolvedEntity {
   readonly output: OutputProjection;
   readonly select: SelectConfig;
   readonly forced: ForcedValues;
+  /** Pagination strategies by name (built-in plus registered). */
+  readonly strategies: ReadonlyMap<string, PaginationStrategy>;
   /** The instance's result cache (used when `cache.ttl` is on). */
   readonly resultCache: ResultCache;
   readonly include: IncludeConfig;

@@ -1,6 +1,7 @@
 /** Settings that must not silently do nothing: unserved features and result caching that would mix callers. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
+import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { ResolveEntityArgs } from './resolve-entity';
 import type { ResolvedOperation } from './resolved-entity';
 import type { ResolvedSettings, StandardOperationId } from './svc-settings';
@@ -14,14 +15,19 @@ export function ttlOf(settings: ResolvedSettings): number | false {
  * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
  * a pagination strategy this version does not have, and realtime.
  */
-export function refuseUnservedSettings(entity: string, id: StandardOperationId, settings: ResolvedSettings): void {
+export function refuseUnservedSettings(
+  entity: string,
+  id: StandardOperationId,
+  settings: ResolvedSettings,
+  strategies: ReadonlyMap<string, PaginationStrategy> = BUILT_IN_STRATEGIES,
+): void {
   const fail = (path: string, message: string) => {
     throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
   };
-  if (id === 'findMany' && !BUILT_IN_STRATEGIES.has(settings.pagination.strategy)) {
+  if (id === 'findMany' && !strategies.has(settings.pagination.strategy)) {
     fail(
       'pagination.strategy',
-      `'${settings.pagination.strategy}' is not served by this version of Svc yet; use ${[...BUILT_IN_STRATEGIES.keys()].join(', ')}.`,
+      `'${settings.pagination.strategy}' is not a pagination strategy here; use ${[...strategies.keys()].join(', ')}, or register it on paginationStrategies.`,
     );
   }
   if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {

@@ -17,6 +17,7 @@ import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stag
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
 import { ttlOf } from '../config/served-settings';
 import { andFilters } from '../query/query-ast';
+import type { Row } from '../persistence/repository-adapter';
 import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
@@ -43,21 +44,29 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
       total?: unknown;
       meta?: Record<string, unknown>;
     };
-    if (!result || !Array.isArray(result.entities)) {
+    if (!result || !Array.isArray(result.entities) || !('total' in result)) {
       throw new ConfigurationException({
         entity: call.entity.name,
         path: 'operations.findMany.handler',
         message: 'must return { entities, total }.',
       });
     }
-    return listResponse(call, {
-      rows: result.entities,
+    const rows = result.entities as Row[];
+    const response = listResponse(call, {
+      rows,
       total: (result.total as number) ?? null,
       limit: plan.reportedLimit,
       offset: plan.reportedOffset,
       select: plan.select,
       meta: result.meta,
     });
+    await attachIncludes(
+      plan.include,
+      rows,
+      (response.body as { items: Record<string, unknown>[] }).items,
+      includeArgs(call),
+    );
+    return response;
   }
   const result = await call.entity.adapter.findMany({
     where: andFilters(plan.where, plan.after),
@@ -167,6 +176,7 @@ function listConfig(call: OperationCall) {
     outputFields: config.outputFields,
     include: config.include,
     relationScope: config.relationScope,
+    strategies: call.entity.strategies,
     search: entity.search,
     softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });

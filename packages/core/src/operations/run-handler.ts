@@ -8,6 +8,6 @@ export async function runHandler(
 ): Promise<unknown> {
   // Single-row handlers run without the pre-read, so policy sees params and body; list and create check it earlier.
   if (call.request.id !== undefined) await checkPolicy(call, { body: input.body });
-  const context = { ...call.context, repository: call.entity.adapter };
+  const context = { ...call.context, repository: call.entity.adapter, operation: call.operation.id };
   return call.operation.handler!({ id: input.id ?? call.request.id, body: input.body, query: input.query }, context);
 }

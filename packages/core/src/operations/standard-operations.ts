@@ -35,6 +35,3 @@ export const STANDARD_ROUTES: Readonly<Record<StandardOperationId, StandardRoute
   restoreOne: { method: 'PATCH', path: ':id/restore', status: 200 },
   purgeOne: { method: 'DELETE', path: ':id/purge', status: 204 },
 };
-
-/** The built-in handlers, obtainable without an adapter: they act on the call's own entity adapter. */
-export const builtInHandlers = STANDARD_FLOWS;

@@ -14,6 +14,7 @@ import { parseSortKeys, type SortAllowlist } from './resolve-sort';
 import { QueryInvalidException } from '../errors/svc-exception';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { OffsetPaginationStrategy } from '../pagination/offset-pagination-strategy';
+import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
@@ -166,6 +167,7 @@ export function buildListQueryConfig(
     include?: ListQueryConfig['include'];
     outputFields?: readonly string[];
     relationScope?: ListQueryConfig['relationScope'];
+    strategies?: ReadonlyMap<string, PaginationStrategy>;
   },
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
@@ -191,7 +193,8 @@ export function buildListQueryConfig(
     relationScope: args.relationScope,
     softDelete: args.softDelete,
     pagination: {
-      strategy: BUILT_IN_STRATEGIES.get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy,
+      strategy:
+        (args.strategies ?? BUILT_IN_STRATEGIES).get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy,
       defaultLimit: args.settings.pagination.defaultLimit,
       maxLimit: args.settings.pagination.maxLimit,
       count: args.settings.pagination.count,

@@ -8,6 +8,8 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/repository-adapter';
 import { SvcEngine } from './svc-engine';
 import { SvcService } from './svc-service';
+import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
+import { PAGINATION_PARAMS, type PaginationStrategy } from '../pagination/pagination-strategy';
 import type { CacheStore } from '../cache/cache-store';
 import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
@@ -25,6 +27,8 @@ export interface SvcOptions extends GlobalSettings {
   readonly cacheKey?: CacheKeyFunction;
   /** Validates schema classes in write slots; SvcModule registers class-validator's. */
   readonly classSchemas?: ClassSchemaAdapter;
+  /** Custom pagination strategies, selected by `pagination.strategy: '<name>'`. */
+  readonly paginationStrategies?: readonly PaginationStrategy[];
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -45,6 +49,7 @@ const OPTION_KEYS = [
   'cacheStore',
   'cacheKey',
   'classSchemas',
+  'paginationStrategies',
 ];
 
 export class SvcInstance {
@@ -52,8 +57,12 @@ export class SvcInstance {
   /** One result cache for every entity of this instance, so a write invalidates the reads that embed it. */
   readonly resultCache: ResultCache;
 
+  /** Built-in and registered pagination strategies by name. */
+  private readonly strategies: ReadonlyMap<string, PaginationStrategy>;
+
   constructor(readonly options: SvcOptions) {
     this.resultCache = new ResultCache(options.cacheStore ?? new MemoryCacheStore(), options.cacheKey);
+    this.strategies = registerStrategies(options.paginationStrategies ?? []);
   }
 
   /** Resolves and validates one entity's config and returns its service. */
@@ -70,7 +79,15 @@ export class SvcInstance {
           'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
       });
     }
-    const { infrastructure: _i, policy, cacheStore: _s, cacheKey, classSchemas, ...global } = this.options;
+    const {
+      infrastructure: _i,
+      policy,
+      cacheStore: _s,
+      cacheKey,
+      classSchemas,
+      paginationStrategies: _p,
+      ...global
+    } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
     const resultCache = this.resultCache;
     const entity = resolveEntity({
@@ -83,10 +100,44 @@ export class SvcInstance {
       resultCache,
       cacheKeyed: cacheKey !== undefined,
       classSchemas,
+      strategies: this.strategies,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));
   }
+}
+
+function registerStrategies(custom: readonly PaginationStrategy[]): ReadonlyMap<string, PaginationStrategy> {
+  const out = new Map(BUILT_IN_STRATEGIES);
+  for (const strategy of custom) {
+    if (
+      !strategy ||
+      typeof strategy.name !== 'string' ||
+      typeof strategy.plan !== 'function' ||
+      !Array.isArray(strategy.params)
+    ) {
+      throw new ConfigurationException({
+        path: 'paginationStrategies',
+        message: 'each entry must be { name, params, plan }.',
+      });
+    }
+    if (out.has(strategy.name)) {
+      throw new ConfigurationException({
+        path: `paginationStrategies.${strategy.name}`,
+        message: 'is already a strategy name; pick another.',
+      });
+    }
+    for (const param of strategy.params) {
+      if (!PAGINATION_PARAMS.includes(param)) {
+        throw new ConfigurationException({
+          path: `paginationStrategies.${strategy.name}.params`,
+          message: `'${param}' is not a pagination parameter; use ${PAGINATION_PARAMS.join(', ')}.`,
+        });
+      }
+    }
+    out.set(strategy.name, strategy);
+  }
+  return out;
 }
 
 /** The global scope: validates the options once and hands out entity services. */

@@ -45,7 +45,7 @@ export class SvcEngine {
         path: `${operation.id} call settings`,
       });
       settings = mergeSettings(settings, request.settings);
-      refuseUnservedSettings(this.entity.name, operation.id, settings);
+      refuseUnservedSettings(this.entity.name, operation.id, settings, this.entity.strategies);
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
