@@ -1,4 +1,6 @@
 /** The cursor (keyset) strategy: opaque tokens, sorts ending in the primary key, exact paging, refusals. */
+import { createSvc } from '@svc/core';
+import { typeorm } from '@svc/typeorm';
 import request from 'supertest';
 import { BOOKSTORE_ENTITIES, Book, Edition } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -58,6 +60,15 @@ describe.each(TEST_DATABASES)('cursor pagination on $name', (db) => {
     const response = await request(t.server).get('/books?sort=updatedAt,id').expect(400);
     expect(response.body).toMatchObject({ code: 'SVC_QUERY_INVALID', errors: [{ param: 'sort' }] });
     expect(response.body.errors[0].detail).toContain('updatedAt');
+  });
+
+  it('pages the programmatic query with the same cursors', async () => {
+    const books = createSvc({ infrastructure: typeorm({ dataSource: t.dataSource }) }).createCrud<Book>(Book, {
+      pagination: { strategy: 'cursor' },
+    });
+    const first = await books.findMany({ limit: 10 });
+    const second = await books.findMany({ limit: 10, cursor: first.meta?.['nextCursor'] as string });
+    expect(second.items[0]!.id).toBeGreaterThan(first.items[9]!.id);
   });
 
   it('keeps filters and limit across pages', async () => {

@@ -147,6 +147,8 @@ export interface FindManyQuery {
   readonly offset?: number;
   /** Under the `page` strategy. */
   readonly page?: { readonly number?: number; readonly size?: number };
+  /** Under the `cursor` strategy: `meta.nextCursor` of the previous page. */
+  readonly cursor?: string;
   readonly withDeleted?: boolean;
   readonly onlyDeleted?: boolean;
   readonly select?: readonly string[] | string;

@@ -62,6 +62,7 @@ export function resolveProgrammaticListQuery(
     'limit',
     'offset',
     'page',
+    'cursor',
     'withDeleted',
     'onlyDeleted',
     'select',
@@ -217,6 +218,7 @@ function programmaticPaging(query: FindManyQuery): Map<string, string> {
   put('offset', query.offset);
   put('page[number]', query.page?.number);
   put('page[size]', query.page?.size);
+  put('cursor', query.cursor);
   return paging;
 }
 
