@@ -172,8 +172,24 @@ export function buildListQueryConfig(
 ): ListQueryConfig {
   const filter = buildFilterAllowlist(args);
   const sort = buildSortAllowlist(args);
+  const select = args.select ?? buildSelectConfig(args.entity, args.metadata, undefined);
+  const columns = new Map(args.metadata.columns.map((column) => [column.property, column]));
+  const refuseCursorKey = (field: string) => {
+    const column = columns.get(field);
+    if (!column || column.kind === 'json') return 'it is not a plain scalar column';
+    // The databases keep date-times finer (microseconds, or their own text spelling on SQLite) than a JSON cursor can
+    // carry back exactly, so a page boundary on one would repeat or skip rows (ADR 0016).
+    if (column.kind === 'datetime')
+      return 'a date-time column cannot carry an exact cursor in this version; sort by another column';
+    if (!sort.fields.has(field) && !sort.primaryKeys.includes(field)) return 'it is not on sort.fields';
+    if (!filter.fields.has(field)) return 'it is not on filter.fields';
+    if (!select.fieldSet.has(field)) return 'it is not on select.fields';
+    return undefined;
+  };
   return {
     entity: args.entity,
+    columns,
+    refuseCursorKey,
     filter,
     serverFilter: buildFilterAllowlist({
       entity: args.entity,
@@ -186,7 +202,7 @@ export function buildListQueryConfig(
     sort,
     sortDefault: args.sort?.default === undefined ? [] : bootstrapSort(args.entity, args.sort.default, sort),
     sortApply: checkFunction(args.entity, 'sort.apply', args.sort?.apply),
-    select: args.select ?? buildSelectConfig(args.entity, args.metadata, undefined),
+    select,
     search: args.search,
     include: args.include,
     outputFields: args.outputFields,

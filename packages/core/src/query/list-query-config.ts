@@ -5,6 +5,7 @@ import type { FilterNode, SortKey } from './query-ast';
 import type { SortAllowlist } from './resolve-sort';
 import type { SearchConfig } from './search-config';
 import type { SelectConfig } from './select-config';
+import type { ColumnMetadata } from '../persistence/entity-metadata';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { IncludeNode, IncludeRequest } from './resolve-include';
 import type { QueryErrors } from './query-errors';
@@ -21,6 +22,10 @@ export interface ListQueryConfig {
   readonly sortDefault: readonly SortKey[];
   readonly sortApply?: SortConfig['apply'];
   readonly select: SelectConfig;
+  /** Own columns by property. */
+  readonly columns: ReadonlyMap<string, ColumnMetadata>;
+  /** Why a sort key may not carry a cursor, or undefined; built once here, used by keyset strategies. */
+  readonly refuseCursorKey: (field: string) => string | undefined;
   /** The output slot of this read (schema.output.item or .list), which replaces the select projection. */
   readonly outputFields?: readonly string[];
   /** Resolves `include=` and `select[<relation>]=` against the entity and its peers. */

@@ -193,20 +193,12 @@ function planPage(
       );
     }
   }
-  const columns = new Map([...config.serverFilter.fields].map(([name, field]) => [name, field.column]));
-  const refuseKey = (field: string) => {
-    const column = columns.get(field);
-    if (!column || column.kind === 'json') return 'it is not a plain scalar column';
-    // The databases keep date-times finer (microseconds, or their own text spelling on SQLite) than a JSON cursor can
-    // carry back exactly, so a page boundary on one would repeat or skip rows.
-    if (column.kind === 'datetime')
-      return 'a date-time column cannot carry an exact cursor in this version; sort by another column';
-    if (!config.sort.fields.has(field) && !config.sort.primaryKeys.includes(field)) return 'it is not on sort.fields';
-    if (!config.filter.fields.has(field)) return 'it is not on filter.fields';
-    if (!config.select.fieldSet.has(field)) return 'it is not on select.fields';
-    return undefined;
+  const context = {
+    sort,
+    columns: config.columns,
+    primaryKeys: config.sort.primaryKeys,
+    refuseKey: config.refuseCursorKey,
   };
-  const context = { sort, columns, primaryKeys: config.sort.primaryKeys, refuseKey };
   return strategy.plan({ params: wire.paging ?? new Map(), settings: config.pagination, errors, context });
 }
 
