@@ -124,6 +124,30 @@ describe('result cache safety', () => {
     }
   });
 
+  it('does not share cached reads whose included children are scoped per caller, when no cacheKey partitions them', async () => {
+    const t = await createTestApp({
+      db: { name: 'sqlite' },
+      suite: 'e2e_result_cache_scoped_children',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, { cache: { ttl: 60 }, include: { fields: ['author'] } }),
+        svcController('authors', Author, {
+          filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
+        }),
+      ],
+    });
+    try {
+      const author = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
+      await t.dataSource.getRepository(Book).save({ title: 'Scoped', author });
+      const all = await request(t.server).get('/books?include=author').set('x-tenant', 'all').expect(200);
+      expect(all.body.items[0].author).toMatchObject({ name: 'Una' });
+      const uk = await request(t.server).get('/books?include=author').set('x-tenant', 'uk').expect(200);
+      expect(uk.body.items[0].author).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses to cache reads scoped by filter.apply without a cacheKey', async () => {
     const error = await bootstrapFailure({
       db: { name: 'sqlite' },

@@ -36,6 +36,11 @@ export class ResultCache {
     this.dependents.set(embedded, set);
   }
 
+  /** A `cacheKey(context)` partitions entries per caller. */
+  get partitioned(): boolean {
+    return this.cacheKey !== undefined;
+  }
+
   key(entity: string, parts: { operation: string; id?: unknown; query?: unknown; context: SvcContext }): string {
     const partition = this.cacheKey?.(parts.context) ?? '';
     // Wire pairs sorted by name (stably, so repeated `[]` values keep their order): the same query, the same key.

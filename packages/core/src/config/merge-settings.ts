@@ -23,7 +23,7 @@ export function mergeSettings(base: ResolvedSettings, scope: SvcSettings | undef
     })),
     identifier: scope.identifier ?? base.identifier,
   };
-  return deepFreeze(merged);
+  return frozenCopy(merged);
 }
 
 /** Merges the settings of several scopes in order, lowest first. */
@@ -54,10 +54,12 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return out;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) if (typeof child === 'object') deepFreeze(child);
+/** A frozen copy of plain data (arrays and plain objects); functions and other values are kept as they are. */
+function frozenCopy<T>(value: T): T {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const copy = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, frozenCopy(child)]));
+    return Object.freeze(copy) as T;
   }
   return value;
 }

@@ -126,6 +126,18 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 /**
+ * Included children are scoped by their own entity's `filter.apply`; without a `cacheKey` partition those reads would
+ * be shared between callers, so they are not cached (the boot check cannot see peers resolved after this entity).
+ */
+function embedsScopedRows(call: OperationCall): boolean {
+  if (call.entity.resultCache.partitioned) return false;
+  for (const { relation } of call.entity.include.relations.values()) {
+    if (call.entity.peer(relation.target)?.filterApply) return true;
+  }
+  return false;
+}
+
+/**
  * Serves a read from the result cache when `cache.ttl` is in force: a hit skips the database (the policy still runs on
  * the cached row); a miss reads and stores the full 200 response.
  */
@@ -135,7 +147,7 @@ async function throughResultCache<T extends { response: ExecuteResponse }>(
   hit: (cached: T) => Promise<ExecuteResponse>,
 ): Promise<ExecuteResponse> {
   const ttl = ttlOf(call.settings);
-  if (ttl === false) return (await read()).response;
+  if (ttl === false || embedsScopedRows(call)) return (await read()).response;
   const { resultCache, name } = call.entity;
   const key = resultCache.key(name, {
     operation: call.operation.id,

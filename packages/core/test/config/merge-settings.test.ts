@@ -198,4 +198,14 @@ describe('createSvc().createCrud', () => {
       expect(Object.isFrozen(operations.get('findMany')!.settings)).toBe(true);
     });
   });
+
+  describe('when a scope passes its own objects', () => {
+    it("freezes a copy and leaves the caller's objects as they were", () => {
+      const fields = ['title'];
+      const merged = mergeSettings(BUILT_IN_SETTINGS, { realtime: { subscribableFields: fields } });
+      expect(Object.isFrozen(fields)).toBe(false);
+      expect(merged.realtime && merged.realtime.subscribableFields).toEqual(['title']);
+      expect(Object.isFrozen(merged.realtime && merged.realtime.subscribableFields)).toBe(true);
+    });
+  });
 });
