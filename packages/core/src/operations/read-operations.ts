@@ -11,13 +11,12 @@ import {
 } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
 import { attachIncludes } from './attach-includes';
+import { builtInHandlers, type ListResult } from './list-handlers';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
 import { ttlOf } from '../config/served-settings';
-import { andFilters } from '../query/query-ast';
-import type { Row } from '../persistence/repository-adapter';
 import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
@@ -38,56 +37,29 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
   const plan = Array.isArray(query)
     ? await resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
     : await resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
-  if (call.operation.handler) {
-    const result = (await runHandler(call, { query: plan })) as {
-      entities?: unknown;
-      total?: unknown;
-      meta?: Record<string, unknown>;
-    };
-    if (!result || !Array.isArray(result.entities) || !('total' in result)) {
-      throw new ConfigurationException({
-        entity: call.entity.name,
-        path: 'operations.findMany.handler',
-        message: 'must return { entities, total }.',
-      });
-    }
-    const rows = result.entities as Row[];
-    const response = listResponse(call, {
-      rows,
-      total: (result.total as number) ?? null,
-      limit: plan.reportedLimit,
-      offset: plan.reportedOffset,
-      select: plan.select,
-      meta: result.meta,
+  // A replacement handler, or the built-in one over this entity's adapter: one path builds the envelope for both.
+  const result = (
+    call.operation.handler
+      ? await runHandler(call, { query: plan })
+      : await builtInHandlers.findMany({ query: plan }, { ...call.context, repository: call.entity.adapter })
+  ) as Partial<ListResult> | undefined;
+  if (!result || !Array.isArray(result.entities) || !('total' in result)) {
+    throw new ConfigurationException({
+      entity: call.entity.name,
+      path: 'operations.findMany.handler',
+      message: 'must return { entities, total }.',
     });
-    await attachIncludes(
-      plan.include,
-      rows,
-      (response.body as { items: Record<string, unknown>[] }).items,
-      includeArgs(call),
-    );
-    return response;
   }
-  const result = await call.entity.adapter.findMany({
-    where: andFilters(plan.where, plan.after),
-    ...(plan.after ? { countWhere: plan.where } : {}),
-    sort: plan.sort,
-    limit: plan.limit,
-    offset: plan.offset,
-    count: plan.count,
-    view: plan.view,
-  });
-  const page = plan.finish ? plan.finish(result.rows) : { rows: result.rows };
   const response = listResponse(call, {
-    rows: page.rows,
-    total: result.total,
+    rows: result.entities,
+    total: result.total ?? null,
     limit: plan.reportedLimit,
     offset: plan.reportedOffset,
     select: plan.select,
-    meta: page.meta,
+    meta: result.meta,
   });
   const items = (response.body as { items: Record<string, unknown>[] }).items;
-  await attachIncludes(plan.include, page.rows, items, includeArgs(call));
+  await attachIncludes(plan.include, result.entities, items, includeArgs(call));
   return response;
 }
 

@@ -16,19 +16,10 @@ import type { ApplyArgs } from '../config/entity-config';
 import type { IncludeNode } from './resolve-include';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
-export interface ListReadPlan {
+/** A resolved list read: the strategy's page plus the condition, order, row view and shape of the items. */
+export interface ListReadPlan extends PagePlan {
   readonly where?: FilterNode;
   readonly sort: readonly SortKey[];
-  /** Rows to read; undefined reads the whole match set. */
-  readonly limit?: number;
-  readonly offset: number;
-  /** What the envelope reports. */
-  readonly reportedLimit: number;
-  readonly reportedOffset: number;
-  /** Keyset strategies: the rows-only condition, the probe row and the page's finishing step. */
-  readonly after?: FilterNode;
-  readonly probe?: boolean;
-  finish?: PagePlan['finish'];
   readonly count: boolean;
   readonly view: RowView;
   /** The fields each item serves. */
