@@ -299,6 +299,54 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
       });
     });
 
+    describe('for keyset pages', () => {
+      it('sorts a null as larger than any value: last ascending, first descending', async () => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const { rows } = await books.findMany({
+            sort: [
+              { field: 'rating', direction },
+              { field: 'id', direction: 'asc' },
+            ],
+            count: false,
+            view: 'live',
+          });
+          const ratings = rows.map((row) => row['rating']);
+          const nulls = ratings.filter((rating) => rating === null).length;
+          expect(nulls).toBe(1);
+          expect(direction === 'asc' ? ratings[ratings.length - 1] : ratings[0]).toBeNull();
+        }
+      });
+
+      it('reports date-times in the database spelling, which a condition compares exactly', async () => {
+        const { rows, exact } = await books.findMany({
+          sort: [{ field: 'id', direction: 'asc' }],
+          count: false,
+          view: 'live',
+          exactKeys: ['updatedAt'],
+        });
+        expect(exact).toHaveLength(rows.length);
+        const spelling = exact![2]!['updatedAt']!;
+        expect(spelling).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+        const same = await books.findMany({
+          where: {
+            kind: 'and',
+            children: [cond('updatedAt', 'eq', { databaseSpelling: spelling }), cond('id', 'eq', rows[2]!['id'])],
+          },
+          sort: [],
+          count: false,
+          view: 'live',
+        });
+        expect(same.rows.map((row) => row['id'])).toEqual([rows[2]!['id']]);
+        const after = await books.findMany({
+          where: cond('updatedAt', 'gt', { databaseSpelling: spelling }),
+          sort: [],
+          count: false,
+          view: 'live',
+        });
+        expect(after.rows.map((row) => row['id'])).not.toContain(rows[2]!['id']);
+      });
+    });
+
     describe('with soft-delete views', () => {
       it('live hides soft-deleted rows', async () => {
         expect(titlesOf((await books.findMany({ sort: [], count: false, view: 'live' })).rows)).not.toContain('Gone');

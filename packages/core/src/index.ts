@@ -107,7 +107,7 @@ export type {
   SvcInfrastructure,
   InfrastructureResolver,
 } from './persistence/repository-adapter';
-export { FILTER_OPERATORS, andFilters } from './query/query-ast';
+export { FILTER_OPERATORS, andFilters, isDatabaseSpelling } from './query/query-ast';
 export type {
   FilterNode,
   FilterCondition,
@@ -116,6 +116,7 @@ export type {
   FilterOperator,
   SortKey,
   RowView,
+  DatabaseSpelling,
 } from './query/query-ast';
 export { parseQueryString } from './query/parse-query-string';
 export type { QueryPairs } from './query/parse-query-string';

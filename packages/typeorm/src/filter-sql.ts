@@ -1,5 +1,5 @@
 /** Compiles core's FilterNode to a SQL condition with named, bound parameters; values never enter the SQL text. */
-import type { FilterCondition, FilterNode } from '@svc/core';
+import { isDatabaseSpelling, type FilterCondition, type FilterNode } from '@svc/core';
 import type { EntityTable, TableColumn } from './entity-table';
 import { relationConditionToSql } from './relation-filter-sql';
 
@@ -53,7 +53,9 @@ export function conditionToSql(condition: FilterCondition, table: EntityTable, p
   const column = table.requireColumn(condition.field);
   const col = column.quoted;
   const { value } = condition;
-  const bind = (raw: unknown): string => params.bind(table.persistentValue(column, raw));
+  // A database spelling (keyset boundaries) is bound as the database gave it; anything else as the driver writes it.
+  const bind = (raw: unknown): string =>
+    params.bind(isDatabaseSpelling(raw) ? raw.databaseSpelling : table.persistentValue(column, raw));
   switch (condition.operator) {
     case 'eq':
       return value === null ? `${col} IS NULL` : `${col} = ${bind(value)}`;

@@ -21,6 +21,7 @@ import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
 import { toEntityValues } from './write-values';
 import { loadRelation } from './relation-loader';
+import { exactSpellingSql, orderTerms } from './keyset-sql';
 
 /** Alias of the entity's table in SELECTs; columns are referenced unqualified, so it never appears elsewhere. */
 const TABLE_ALIAS = 'svc_row';
@@ -56,8 +57,17 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   async findMany(args: FindManyArgs): Promise<FindManyResult> {
     const manager = managerOf(args.session, this.dataSource.manager);
     const rowsQuery = this.select({ manager, where: args.where, view: args.view }).select(this.table.selectList);
+    const exactKeys = args.exactKeys ?? [];
+    exactKeys.forEach((property, index) => {
+      const column = this.table.requireColumn(property);
+      rowsQuery.addSelect(
+        exactSpellingSql(this.table.dialect, column, this.table.driver.normalizeType(column.orm)),
+        `svc_exact_${index}`,
+      );
+    });
     for (const sort of args.sort) {
-      rowsQuery.addOrderBy(this.table.requireColumn(sort.field).quoted, sort.direction === 'desc' ? 'DESC' : 'ASC');
+      for (const term of orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction))
+        rowsQuery.addOrderBy(term.expression, term.order, term.nulls);
     }
     const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
     // MySQL has no OFFSET without LIMIT; TypeORM refuses it there, so an offset alone gets the largest safe limit.
@@ -72,17 +82,20 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         )
       : undefined;
     return this.guard('read', async () => {
-      if (!countQuery) return { rows: this.hydrateAll(await rowsQuery.getRawMany()), total: null };
       // Inside a session both statements share one connection, so they run one after the other there.
-      const [raw, counted] = args.session
-        ? [await rowsQuery.getRawMany(), await countQuery.getRawOne()]
-        : await Promise.all([rowsQuery.getRawMany(), countQuery.getRawOne()]);
-      return { rows: this.hydrateAll(raw), total: Number((counted as { total?: unknown } | undefined)?.total ?? 0) };
+      const [raw, counted] = !countQuery
+        ? [await rowsQuery.getRawMany(), undefined]
+        : args.session
+          ? [await rowsQuery.getRawMany(), await countQuery.getRawOne()]
+          : await Promise.all([rowsQuery.getRawMany(), countQuery.getRawOne()]);
+      const total = countQuery ? Number((counted as { total?: unknown } | undefined)?.total ?? 0) : null;
+      const rows = raw.map((row) => this.table.hydrate(row));
+      if (exactKeys.length === 0) return { rows, total };
+      const exact = raw.map((row) =>
+        Object.fromEntries(exactKeys.map((key, index) => [key, spelled(row[`svc_exact_${index}`])])),
+      );
+      return { rows, total, exact };
     });
-  }
-
-  private hydrateAll(raw: Record<string, unknown>[]): Row[] {
-    return raw.map((row) => this.table.hydrate(row));
   }
 
   async findOne(args: FindOneArgs): Promise<Row | null> {
@@ -216,4 +229,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 function generatedId(raw: unknown): unknown {
   const id = typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw;
   return typeof id === 'bigint' && id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
+}
+
+function spelled(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }

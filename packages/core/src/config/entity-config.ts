@@ -149,6 +149,8 @@ export interface FindManyQuery {
   readonly page?: { readonly number?: number; readonly size?: number };
   /** Under the `cursor` strategy: `meta.nextCursor` of the previous page. */
   readonly cursor?: string;
+  /** Under the `since` strategy: `meta.nextSince` of the previous poll, or `<value>|<id>` of a known row. */
+  readonly since?: string;
   readonly withDeleted?: boolean;
   readonly onlyDeleted?: boolean;
   readonly select?: readonly string[] | string;

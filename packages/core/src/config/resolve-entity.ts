@@ -18,7 +18,7 @@ import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
 import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
-import { checkCursorConfig } from '../pagination/check-cursor-config';
+import { checkKeysetConfig } from '../pagination/check-keyset-config';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
@@ -255,8 +255,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
           outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
         })
       : undefined;
-  if (list && id === 'findMany' && list.pagination.strategy.name === 'cursor')
-    checkCursorConfig(name, metadata, list.sort);
+  if (list && id === 'findMany') checkKeysetConfig(name, metadata, list);
   return Object.freeze({
     id,
     state,

@@ -42,8 +42,9 @@ export function createBuiltInHandlers(adapter?: RepositoryAdapter) {
         offset: plan.offset,
         count: plan.count,
         view: plan.view,
+        ...(plan.exactKeys?.length ? { exactKeys: plan.exactKeys } : {}),
       });
-      const page = plan.finish ? plan.finish(result.rows) : { rows: result.rows };
+      const page = plan.finish ? plan.finish(result.rows, result.exact) : { rows: result.rows };
       return { entities: page.rows, total: result.total, ...(page.meta ? { meta: page.meta } : {}) };
     },
     async findOne(input: SvcOperationInput, context: SvcContext): Promise<Row> {

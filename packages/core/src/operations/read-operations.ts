@@ -2,6 +2,7 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
+import { checkKeysetConfig } from '../pagination/check-keyset-config';
 import type { QueryPairs } from '../query/parse-query-string';
 import {
   resolveProgrammaticItemQuery,
@@ -149,7 +150,7 @@ function listConfig(call: OperationCall) {
   const config = call.operation.list!;
   if (call.settings === call.operation.settings) return config;
   const { entity } = call;
-  return buildListQueryConfig({
+  const list = buildListQueryConfig({
     entity: entity.name,
     metadata: entity.metadata,
     related: entity.adapter.metadataOf?.bind(entity.adapter),
@@ -164,4 +165,6 @@ function listConfig(call: OperationCall) {
     search: entity.search,
     softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });
+  if (call.operation.id === 'findMany') checkKeysetConfig(entity.name, entity.metadata, list);
+  return list;
 }

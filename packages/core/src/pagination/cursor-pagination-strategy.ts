@@ -1,10 +1,11 @@
 /**
  * `cursor` (keyset): a page continues after the last row of the previous one. The token is opaque base64url JSON of
- * the sort it was issued for and the boundary row's sort values; the sort must end in the primary key.
+ * the sort it was issued for and the boundary row's sort values (date-times in the database's own spelling, so the
+ * boundary is exact at any precision); the sort must end in the primary key.
  */
-import { coerceFilterValue } from '../query/coerce-filter-value';
 import type { FilterNode, SortKey } from '../query/query-ast';
 import type { Row } from '../persistence/repository-adapter';
+import { exactKeysOf, keysetAfter, readKeyValue, writeKeyValue } from './keyset';
 import { readPageInteger, type PageContext, type PagePlan, type PaginationStrategy } from './pagination-strategy';
 
 interface CursorToken {
@@ -33,11 +34,16 @@ export const CursorPaginationStrategy: PaginationStrategy = {
       reportedOffset: 0,
       after,
       probe: true,
-      finish: (rows) => {
+      exactKeys: exactKeysOf(
+        context.sort.map((key) => key.field),
+        context.columns,
+      ),
+      finish: (rows, exact) => {
         const more = rows.length > limit;
         const page = more ? rows.slice(0, limit) : rows;
         const last = page[page.length - 1];
-        return { rows: page, meta: { nextCursor: more && last ? writeCursor(signature, context.sort, last) : null } };
+        const next = more && last ? writeCursor(signature, context, last, exact?.[page.length - 1]) : null;
+        return { rows: page, meta: { nextCursor: next } };
       },
     };
   },
@@ -87,44 +93,20 @@ function readCursor(
   if (parsed.s !== signature) return invalid('The cursor was issued for a different sort.');
   const values: unknown[] = [];
   for (const [index, key] of context.sort.entries()) {
-    const raw = parsed.v[index];
-    if (raw === null) {
-      errors.add(
-        'cursor',
-        'null_boundary',
-        `The cursor stops on a row whose '${key.field}' is null, where keyset paging cannot continue. Sort by a column without nulls.`,
-      );
-      return undefined;
-    }
-    const coerced = coerceFilterValue(context.columns.get(key.field)!, raw);
-    if (!coerced.ok) return invalid('The cursor is malformed.');
-    values.push(coerced.value);
+    const read = readKeyValue(context.columns.get(key.field)!, parsed.v[index]);
+    if (!read.ok) return invalid('The cursor is malformed.');
+    values.push(read.value);
   }
-  return keysetAfter(context.sort, values);
+  return keysetAfter(context.sort, values, context.columns);
 }
 
-/** (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ...: the rows strictly after the boundary in the sort's order. */
-function keysetAfter(sort: readonly SortKey[], values: readonly unknown[]): FilterNode {
-  const branches: FilterNode[] = sort.map((key, index) => {
-    const equal: FilterNode[] = sort
-      .slice(0, index)
-      .map((prior, i) => ({ kind: 'condition', field: prior.field, operator: 'eq', value: values[i] }));
-    const beyond: FilterNode = {
-      kind: 'condition',
-      field: key.field,
-      operator: key.direction === 'asc' ? 'gt' : 'lt',
-      value: values[index],
-    };
-    return equal.length === 0 ? beyond : { kind: 'and', children: [...equal, beyond] };
-  });
-  return branches.length === 1 ? branches[0]! : { kind: 'or', children: branches };
-}
-
-function writeCursor(signature: string, sort: readonly SortKey[], row: Row): string {
-  const values = sort.map((key) => {
-    const value = row[key.field];
-    return value instanceof Date ? value.toISOString() : (value ?? null);
-  });
+function writeCursor(
+  signature: string,
+  context: PageContext,
+  row: Row,
+  exact: Readonly<Record<string, string | null>> | undefined,
+): string {
+  const values = context.sort.map((key) => writeKeyValue(context.columns.get(key.field)!, row, exact));
   return toBase64Url(JSON.stringify({ s: signature, v: values } satisfies CursorToken));
 }
 

@@ -7,6 +7,8 @@ import type { Row } from '../persistence/repository-adapter';
 export interface PageSettings {
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** `pagination.since.field`: the column the `since` strategy pages by. */
+  readonly sinceField?: string;
 }
 
 /** The page of one request: how many rows (undefined: all), from where, and what the envelope reports. */
@@ -19,8 +21,15 @@ export interface PagePlan {
   readonly after?: FilterNode;
   /** Read one row past `limit`, so `finish` can tell whether another page follows. */
   readonly probe?: boolean;
+  /** The order the strategy imposes instead of the request's (`since`); the strategy then refuses `sort`. */
+  readonly sort?: readonly SortKey[];
+  /** Date-time fields whose database spelling `finish` needs (`FindManyArgs.exactKeys`). */
+  readonly exactKeys?: readonly string[];
   /** Trims the probe row and says what the envelope's `meta` carries (for example `nextCursor`). */
-  finish?(rows: Row[]): { readonly rows: Row[]; readonly meta?: Record<string, unknown> };
+  finish?(
+    rows: Row[],
+    exact?: readonly Readonly<Record<string, string | null>>[],
+  ): { readonly rows: Row[]; readonly meta?: Record<string, unknown> };
 }
 
 /** What a keyset strategy needs to know of the read: the effective sort and which fields may carry a cursor. */
@@ -36,6 +45,8 @@ export interface PaginationStrategy {
   readonly name: string;
   /** Query parameters this strategy takes; a pagination parameter it does not take is refused. */
   readonly params: readonly string[];
+  /** The strategy sets the order itself (`PagePlan.sort`), so a request's `sort` is refused. */
+  readonly ownsSort?: boolean;
   plan(args: {
     readonly params: ReadonlyMap<string, string>;
     readonly settings: PageSettings;

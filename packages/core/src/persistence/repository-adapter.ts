@@ -11,6 +11,10 @@ export type Row = Record<string, unknown>;
 
 export interface FindManyArgs {
   readonly where?: FilterNode;
+  /**
+   * Every adapter sorts a null as larger than any value: nulls last ascending, first descending (PostgreSQL's own
+   * order), so keyset pages continue through null keys the same way on every database.
+   */
   readonly sort: readonly SortKey[];
   /** Omitted: no limit. */
   readonly limit?: number;
@@ -21,11 +25,18 @@ export interface FindManyArgs {
   readonly countWhere?: FilterNode;
   readonly view: RowView;
   readonly session?: AdapterSession;
+  /** Date-time properties whose database spelling `FindManyResult.exact` carries, row by row (keyset boundaries). */
+  readonly exactKeys?: readonly string[];
 }
 
 export interface FindManyResult {
   readonly rows: Row[];
   readonly total: number | null;
+  /**
+   * With `exactKeys`: per row, each key's value as the database spells it (`YYYY-MM-DD HH:MM:SS[.ffffff][+00]`, or
+   * the stored text on SQLite), or null. A filter condition given that spelling as a `DatabaseSpelling` compares equal.
+   */
+  readonly exact?: readonly Readonly<Record<string, string | null>>[];
 }
 
 export interface FindOneArgs {

@@ -177,10 +177,6 @@ export function buildListQueryConfig(
   const refuseCursorKey = (field: string) => {
     const column = columns.get(field);
     if (!column || column.kind === 'json') return 'it is not a plain scalar column';
-    // The databases keep date-times finer (microseconds, or their own text spelling on SQLite) than a JSON cursor can
-    // carry back exactly, so a page boundary on one would repeat or skip rows (ADR 0016).
-    if (column.kind === 'datetime')
-      return 'a date-time column cannot carry an exact cursor in this version; sort by another column';
     if (!sort.fields.has(field) && !sort.primaryKeys.includes(field)) return 'it is not on sort.fields';
     if (!filter.fields.has(field)) return 'it is not on filter.fields';
     if (!select.fieldSet.has(field)) return 'it is not on select.fields';
@@ -214,6 +210,7 @@ export function buildListQueryConfig(
       defaultLimit: args.settings.pagination.defaultLimit,
       maxLimit: args.settings.pagination.maxLimit,
       count: args.settings.pagination.count,
+      sinceField: args.settings.pagination.since.field,
     },
   };
 }

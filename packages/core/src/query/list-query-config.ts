@@ -41,6 +41,7 @@ export interface ListQueryConfig {
     readonly defaultLimit: number;
     readonly maxLimit: number;
     readonly count: boolean;
+    readonly sinceField: string;
   };
 }
 

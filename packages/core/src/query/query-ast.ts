@@ -59,6 +59,20 @@ export interface FilterNot {
 
 export type FilterNode = FilterCondition | FilterGroup | FilterNot;
 
+/**
+ * A date-time as the database itself spells it (`FindManyResult.exact`): adapters bind it as is, so a keyset boundary
+ * compares with the value the database holds, not with its millisecond JavaScript copy.
+ */
+export interface DatabaseSpelling {
+  readonly databaseSpelling: string;
+}
+
+export function isDatabaseSpelling(value: unknown): value is DatabaseSpelling {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as DatabaseSpelling).databaseSpelling === 'string'
+  );
+}
+
 export interface SortKey {
   readonly field: string;
   readonly direction: 'asc' | 'desc';

@@ -54,6 +54,7 @@ export function resolveProgrammaticListQuery(
     'offset',
     'page',
     'cursor',
+    'since',
     'withDeleted',
     'onlyDeleted',
     'select',
@@ -184,6 +185,12 @@ function planPage(
       );
     }
   }
+  if (strategy.ownsSort && wire.sort !== undefined) {
+    errors.unsupportedParam(
+      'sort',
+      `sort is not taken under the '${strategy.name}' pagination strategy, which sets the order itself. Remove it.`,
+    );
+  }
   const context = {
     sort,
     columns: config.columns,
@@ -202,6 +209,7 @@ function programmaticPaging(query: FindManyQuery): Map<string, string> {
   put('page[number]', query.page?.number);
   put('page[size]', query.page?.size);
   put('cursor', query.cursor);
+  put('since', query.since);
   return paging;
 }
 

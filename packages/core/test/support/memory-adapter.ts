@@ -14,6 +14,7 @@ import type {
   SortKey,
   WriteArgs,
 } from '@svc/core';
+import { isDatabaseSpelling } from '@svc/core';
 
 export interface MemoryAdapterOptions {
   /** Return the stored row from `insert` (as Postgres' RETURNING does); otherwise core re-reads it. @default false */
@@ -57,7 +58,11 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
     const sorted = [...matches].sort((a, b) => compareBy(a, b, args.sort));
     const offset = args.offset ?? 0;
     const page = sorted.slice(offset, args.limit === undefined ? undefined : offset + args.limit);
-    return { rows: page.map((row) => ({ ...row })), total: args.count ? matches.length : null };
+    const rows = page.map((row) => ({ ...row }));
+    const exact = args.exactKeys
+      ? rows.map((row) => Object.fromEntries(args.exactKeys!.map((key) => [key, spell(row[key])])))
+      : undefined;
+    return { rows, total: args.count ? matches.length : null, ...(exact ? { exact } : {}) };
   }
 
   async findOne(args: FindOneArgs): Promise<Row | null> {
@@ -186,7 +191,13 @@ function comparable(value: unknown): boolean {
   return value !== null && value !== undefined;
 }
 
+/** This adapter spells a date-time `YYYY-MM-DD HH:MM:SS.fff`, UTC, and reads that spelling back exactly. */
+function spell(value: unknown): string | null {
+  return value instanceof Date ? value.toISOString().replace('T', ' ').replace('Z', '') : null;
+}
+
 function plain(value: unknown): unknown {
+  if (isDatabaseSpelling(value)) return new Date(`${value.databaseSpelling.replace(' ', 'T')}Z`).getTime();
   return value instanceof Date ? value.getTime() : value;
 }
 
@@ -194,13 +205,13 @@ function same(a: unknown, b: unknown): boolean {
   return plain(a) === plain(b);
 }
 
-/** Orders values; nulls sort first, as on SQLite and MySQL. */
+/** Orders values; a null is larger than any value, as the port requires. */
 function compare(a: unknown, b: unknown): number {
   const x = plain(a);
   const y = plain(b);
   if (x === y) return 0;
-  if (x === null || x === undefined) return -1;
-  if (y === null || y === undefined) return 1;
+  if (x === null || x === undefined) return 1;
+  if (y === null || y === undefined) return -1;
   return (x as number | string) < (y as number | string) ? -1 : 1;
 }
 
