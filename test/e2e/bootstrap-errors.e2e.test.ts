@@ -69,9 +69,9 @@ const CASES: readonly Case[] = [
     mentions: ['Note', 'operations.restoreOne', 'soft delete'],
   },
   {
-    name: 'a custom operation (not in this version)',
-    config: { operations: { publishBookOne: { handler: () => null } } as never },
-    mentions: ['operations.publishBookOne', 'not supported'],
+    name: 'a custom operation with neither handler nor override',
+    config: { operations: { publishBookOne: { kind: 'write' } } },
+    mentions: ['operations.publishBookOne', 'neither a handler nor an @Override'],
   },
   {
     name: 'an id differing from a standard one only by case',
@@ -105,9 +105,14 @@ const CASES: readonly Case[] = [
     mentions: ['sort.default', 'pages'],
   },
   {
-    name: 'route options, not served by this version',
-    config: { operations: { findOne: { meta: { routes: { path: ':id/x' } } } } },
-    mentions: ['operations.findOne.meta', 'not supported'],
+    name: 'a route option that is not one',
+    config: { operations: { findOne: { meta: { routes: { verb: 'GET' } } } } as never },
+    mentions: ['operations.findOne.meta.routes.verb', 'not a route option'],
+  },
+  {
+    name: 'realtimeEvent on a read',
+    config: { operations: { lookOne: { kind: 'read', realtimeEvent: 'looked', handler: () => null } } },
+    mentions: ['operations.lookOne.realtimeEvent', 'only on a write'],
   },
   {
     name: 'an unknown global option',

@@ -52,7 +52,9 @@ export type {
   OperationHandler,
   SvcOperationInput,
   RouteOptions,
+  CustomOperationConfig,
 } from './config/entity-config';
+export type { ScopedRepository } from './operations/scoped-repository';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';
 export type { SelectConfigInput } from './query/select-config';
 export type { SetConfig, SetFunction, SetArgs } from './schema/forced-values';

@@ -2,6 +2,7 @@
 export { SvcModule } from './svc.module';
 export type { SvcModuleAsyncOptions } from './svc.module';
 export { Svc } from './svc.decorator';
+export { Override } from './override.decorator';
 export { InjectSvc } from './inject-svc.decorator';
 export { SvcRegistry } from './svc-registry';
 export { classValidatorSchemas } from './class-validator-schemas';

@@ -1,7 +1,15 @@
 /** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
-import { ConfigurationException, createSvc, type SvcEngine, type SvcOptions, type SvcService } from '@svc/core';
+import {
+  ConfigurationException,
+  createSvc,
+  type OperationHandler,
+  type SvcEngine,
+  type SvcOptions,
+  type SvcService,
+} from '@svc/core';
+import { overridesOf } from './override.decorator';
 import { declarationOf } from './svc-declarations';
 import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
@@ -26,7 +34,13 @@ export class SvcRegistry implements OnModuleInit {
     for (const wrapper of this.discovery.getControllers()) {
       const declaration = wrapper.metatype ? declarationOf(wrapper.metatype) : undefined;
       if (!declaration || this.byController.has(declaration.controller)) continue;
-      const service = instance.createCrud(declaration.entity, declaration.config);
+      const controller = wrapper.instance as Record<string | symbol, unknown>;
+      const handlers: Record<string, OperationHandler> = {};
+      for (const [operation, method] of overridesOf(declaration.controller)) {
+        handlers[operation] = (input, context) =>
+          (controller[method] as OperationHandler).call(controller, input, context);
+      }
+      const service = instance.createCrud(declaration.entity, declaration.config, { handlers });
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }

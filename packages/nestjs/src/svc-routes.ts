@@ -5,7 +5,9 @@ import {
   STANDARD_OPERATION_IDS,
   STANDARD_ROUTES,
   SvcException,
+  type CustomOperationConfig,
   type EntityConfig,
+  type RouteOptions,
   type StandardOperationId,
 } from '@svc/core';
 import type { Request, Response } from 'express';
@@ -20,8 +22,68 @@ const METHODS = {
   PATCH: RequestMethod.PATCH,
   DELETE: RequestMethod.DELETE,
 };
-const READ_OPERATIONS: ReadonlySet<StandardOperationId> = new Set(['findMany', 'findOne']);
-const BODY_OPERATIONS: ReadonlySet<StandardOperationId> = new Set(['createOne', 'updateOne', 'patchOne']);
+const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
+const BODY_OPERATIONS: ReadonlySet<string> = new Set(['createOne', 'updateOne', 'patchOne']);
+
+type Method = keyof typeof METHODS;
+
+/** One generated route: the operation behind it, its verb and path, and what it reads off the request. */
+interface RouteSpec {
+  readonly operation: string;
+  readonly method: Method;
+  readonly path: string;
+  readonly body: boolean;
+  readonly query: boolean;
+}
+
+/**
+ * The routes of an entity config, custom operations first (they are matched before the standard table, and one that
+ * reproduces a standard route's shape takes it), then the standard ones, specific paths before `:id`.
+ */
+export function routesOf(config: EntityConfig): RouteSpec[] {
+  const param = config.identifier?.field ?? 'id';
+  const resolvePath = (path: string) => path.replace(/(^|\/):id(?=\/|$)/, `$1:${param}`);
+  const customs: RouteSpec[] = [];
+  for (const [id, entry] of Object.entries(config.operations ?? {})) {
+    if ((STANDARD_OPERATION_IDS as readonly string[]).includes(id) || entry === false || entry === undefined) continue;
+    const custom = (entry === true ? {} : entry) as CustomOperationConfig;
+    const routes = custom.meta?.routes;
+    if (custom.enabled === false || routes?.enabled === false) continue;
+    const read = custom.kind === 'read';
+    customs.push({
+      operation: id,
+      method: routes?.method ?? 'POST',
+      path: resolvePath(routes?.path ?? id),
+      body: !read,
+      query: read,
+    });
+  }
+  const standard = routedOperations(config)
+    .filter((id) => routeOptionsOf(config, id)?.enabled !== false)
+    .map((id): RouteSpec => {
+      const routes = routeOptionsOf(config, id);
+      return {
+        operation: id,
+        method: routes?.method ?? STANDARD_ROUTES[id].method,
+        path: resolvePath(routes?.path ?? STANDARD_ROUTES[id].path),
+        body: BODY_OPERATIONS.has(id),
+        query: READ_OPERATIONS.has(id),
+      };
+    })
+    .sort((a, b) => specificity(b.path) - specificity(a.path));
+  return [...customs, ...standard];
+}
+
+/** Deeper paths first, then fewer parameters: `:id/restore` before `:id`, and `all` before `:id`. */
+function specificity(path: string): number {
+  const segments = path.split('/');
+  return segments.length * 100 - segments.filter((segment) => segment.startsWith(':')).length;
+}
+
+function routeOptionsOf(config: EntityConfig, id: StandardOperationId): RouteOptions | undefined {
+  const entry = config.operations?.[id];
+  return typeof entry === 'object' ? entry.meta?.routes : undefined;
+}
 
 /** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
 function routedOperations(config: EntityConfig): StandardOperationId[] {
@@ -32,43 +94,36 @@ function routedOperations(config: EntityConfig): StandardOperationId[] {
   });
 }
 
-/** Specific paths first (`:id/restore` before `:id`), so no route shadows another. */
-function bySpecificity(a: StandardOperationId, b: StandardOperationId): number {
-  return STANDARD_ROUTES[b].path.split('/').length - STANDARD_ROUTES[a].path.split('/').length;
-}
-
 export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
-  // Operations per path, for OPTIONS's Allow header.
-  const byPath = new Map<string, StandardOperationId[]>();
-  for (const id of routedOperations(config).sort(bySpecificity)) {
-    const route = STANDARD_ROUTES[id];
-    const path = route.path.replace(':id', `:${param}`);
-    byPath.set(path, [...(byPath.get(path) ?? []), id]);
+  // Routes per path, for OPTIONS's Allow header.
+  const byPath = new Map<string, RouteSpec[]>();
+  for (const route of routesOf(config)) {
+    byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     defineRoute(
       controller,
-      `svc${id[0]!.toUpperCase()}${id.slice(1)}`,
-      path,
+      `svc${route.operation[0]!.toUpperCase()}${route.operation.slice(1)}`,
+      route.path,
       METHODS[route.method],
-      createHandler(controller, id, param),
+      createHandler(controller, route, param),
     );
   }
-  for (const [path, operations] of byPath) {
+  for (const [path, routes] of byPath) {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
-    defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, operations));
+    defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes));
   }
 }
 
 /** OPTIONS answers with the methods of the operations the entity really serves on that path (known after boot). */
-function createOptionsHandler(controller: Function, operations: readonly StandardOperationId[]) {
+function createOptionsHandler(controller: Function, routes: readonly RouteSpec[]) {
   return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
       const served = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller).entity.operations;
       const methods = new Set<string>();
-      for (const id of operations) {
-        if (!served.has(id)) continue;
-        methods.add(STANDARD_ROUTES[id].method);
-        if (STANDARD_ROUTES[id].method === 'GET') methods.add('HEAD');
+      for (const route of routes) {
+        if (served.get(route.operation)?.state !== 'on') continue;
+        methods.add(route.method);
+        if (route.method === 'GET') methods.add('HEAD');
       }
       if (methods.size === 0) {
         throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${request.originalUrl}.` });
@@ -100,8 +155,8 @@ function defineRoute(
   }
 }
 
-function createHandler(controller: Function, operation: StandardOperationId, param: string) {
-  const takesBody = BODY_OPERATIONS.has(operation);
+function createHandler(controller: Function, route: RouteSpec, param: string) {
+  const { operation, body: takesBody } = route;
   return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
       if (takesBody && !isJson(request)) {
@@ -114,9 +169,7 @@ function createHandler(controller: Function, operation: StandardOperationId, par
         operation,
         id: request.params?.[param],
         body: takesBody ? request.body : undefined,
-        query: READ_OPERATIONS.has(operation)
-          ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1))
-          : undefined,
+        query: route.query ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         context: { request },
       });

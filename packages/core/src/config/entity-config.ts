@@ -113,8 +113,35 @@ type OperationExtras = {
 /** Config of one standard operation: its own settings keys only (others are a compile error), plus extras. */
 export type StandardOperationConfig<Id extends StandardOperationId> = OperationSettingsById[Id] & OperationExtras;
 
+/**
+ * A custom operation: any `operations` key that is not a standard id (camelCase; one differing from a standard id only
+ * by case is refused). It needs a `handler` here or an `@Override('<id>')` method on the controller.
+ */
+export interface CustomOperationConfig extends SvcSettings {
+  readonly handler?: OperationHandler;
+  /** `read` resolves the list query and takes no body; `write` (the default) takes a body and runs in a transaction. */
+  readonly kind?: 'read' | 'write';
+  /** `many` answers the list envelope; its handler returns `{ entities, total, meta? }`. @default 'one' */
+  readonly cardinality?: 'one' | 'many';
+  /** false: no route, and calling it answers 405 SVC_OPERATION_DISABLED. @default true */
+  readonly enabled?: boolean;
+  readonly policy?: PolicyFunction | false;
+  /** `input` and `output` on a write, `output` and `query` on a read. */
+  readonly schema?: {
+    readonly input?: Function | StandardSchemaV1;
+    readonly output?: Function | StandardSchemaV1 | readonly string[];
+    readonly query?: Function | StandardSchemaV1;
+  };
+  /** Route options; without them the operation is routed `POST /<operation id>` and answers 201. */
+  readonly meta?: { readonly routes?: RouteOptions };
+  /** The realtime event a `write`/`one` operation publishes (valid only there). */
+  readonly realtimeEvent?: string;
+}
+
 export type EntityOperationsMap = {
   readonly [Id in StandardOperationId]?: boolean | StandardOperationConfig<Id>;
+} & {
+  readonly [custom: string]: boolean | CustomOperationConfig | undefined;
 };
 
 export interface EntityStructure {

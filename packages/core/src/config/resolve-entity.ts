@@ -1,5 +1,6 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
 import { ConfigurationException } from '../errors/configuration-exception';
+import type { OperationHandler } from './entity-config';
 import type { RelatedMetadata } from './resolve-field-path';
 import type { SelectConfig } from '../query/select-config';
 import type { SearchConfig } from '../query/search-config';
@@ -19,6 +20,8 @@ import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings
 import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkKeysetConfig } from '../pagination/check-keyset-config';
+import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
+import { settingsRulesOf } from './validate-custom-operation';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
@@ -54,6 +57,8 @@ export interface ResolveEntityArgs {
   readonly classSchemas?: ClassSchemaAdapter;
   /** Pagination strategies by name: the built-in ones plus `SvcOptions.paginationStrategies`. */
   readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
+  /** Handlers bound by the framework (`@Override(<id>)` methods), ahead of `handler` in the config. */
+  readonly handlers?: Readonly<Record<string, OperationHandler>>;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -88,15 +93,36 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   validateEntityConfig(name, config);
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
   const soft = resolveSoftDelete(name, entitySettings, metadata);
-  const { states } = resolveOperations({ entity: name, map: config.operations, globalMap: global.operations, soft });
+  const { states, customs } = resolveOperations({
+    entity: name,
+    map: config.operations,
+    globalMap: global.operations,
+    soft,
+  });
   // Resolvers that run per request need the finished entity, which is built last.
   const self: { entity?: ResolvedEntity } = {};
   const related = adapter.metadataOf?.bind(adapter);
   const reads = resolveReadShape({ name, args, metadata, related, self });
   const inputs = resolveInputs(name, metadata, args);
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs };
-  const operations = new Map<StandardOperationId, ResolvedOperation>();
+  const operations = new Map<string, ResolvedOperation>();
   for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
+  for (const [id, custom] of customs) {
+    const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config, pickSettings(custom.config)]);
+    const softDelete = soft && resolveSoftDelete(name, settings, metadata);
+    const settingsAs = settingsRulesOf(custom.config);
+    refuseUnservedSettings(name, settingsAs, settings, args.strategies);
+    const list =
+      custom.config.kind === 'read'
+        ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete, include: reads.includer })
+        : undefined;
+    if (list && settingsAs === 'findMany') checkKeysetConfig(name, metadata, list);
+    operations.set(
+      id,
+      resolveCustomOperation({ scope: { name, metadata, args }, id, ...custom, settings, softDelete, list }),
+    );
+  }
+  refuseUnknownOverrides(name, operations, args.handlers);
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
   for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
   // Relation paths in filters and search read the related entity too, so its writes must drop these cached reads.
@@ -258,12 +284,14 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   if (list && id === 'findMany') checkKeysetConfig(name, metadata, list);
   return Object.freeze({
     id,
+    settingsAs: id,
+    route: opObject?.meta?.routes,
     state,
     settings,
     scopes,
     softDelete,
     policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
-    handler: opObject?.handler,
+    handler: args.handlers?.[id] ?? opObject?.handler,
     input: operationInput(scope, id, opObject?.schema?.input),
     queryValidator:
       id === 'findMany' || id === 'findOne'

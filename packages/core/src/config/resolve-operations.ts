@@ -1,7 +1,6 @@
 /** The per-entity `operations` map rules of SPEC.md: absent → defaults, present → whitelist; the global boolean map. */
 import { ConfigurationException } from '../errors/configuration-exception';
-import type { EntityOperationsMap } from './entity-config';
-import { suggestion } from './did-you-mean';
+import type { CustomOperationConfig, EntityOperationsMap } from './entity-config';
 import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
 import { isPlainObject } from './validate-settings';
 
@@ -10,6 +9,8 @@ export type OperationState = 'on' | 'disabled';
 
 export interface OperationsResolution {
   readonly states: ReadonlyMap<StandardOperationId, OperationState>;
+  /** Custom operations by id: `disabled` when the entry says `enabled: false` (no route, 405 when called). */
+  readonly customs: ReadonlyMap<string, { readonly state: OperationState; readonly config: CustomOperationConfig }>;
 }
 
 const DEFAULT_ON: readonly StandardOperationId[] = [
@@ -30,10 +31,11 @@ export function resolveOperations(args: {
 }): OperationsResolution {
   const { entity, map, globalMap, soft } = args;
   const states = new Map<StandardOperationId, OperationState>();
+  const customs = new Map<string, { state: OperationState; config: CustomOperationConfig }>();
   if (map === undefined) {
     const defaults = soft ? [...DEFAULT_ON, ...SOFT_ONLY] : DEFAULT_ON;
     for (const id of defaults) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
-    return { states };
+    return { states, customs };
   }
   if (!isPlainObject(map))
     throw new ConfigurationException({
@@ -43,14 +45,11 @@ export function resolveOperations(args: {
     });
   for (const [id, value] of Object.entries(map)) {
     if (!(STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
-      const caseTwin = STANDARD_OPERATION_IDS.find((standard) => standard.toLowerCase() === id.toLowerCase());
-      throw new ConfigurationException({
-        entity,
-        path: `operations.${id}`,
-        message: caseTwin
-          ? `differs from the standard operation '${caseTwin}' only by letter case. Rename it or use '${caseTwin}'.`
-          : `custom operations are not supported by this version of Svc.${suggestion(id, STANDARD_OPERATION_IDS)} Remove the entry, or name a standard operation.`,
-      });
+      // Shape and keys were checked by validateEntityConfig; `false` leaves a custom entry out like a standard one.
+      if (value === false || value === undefined) continue;
+      const config = (value === true ? {} : value) as CustomOperationConfig;
+      customs.set(id, { state: config.enabled === false ? 'disabled' : 'on', config });
+      continue;
     }
     if (value === false || value === undefined) continue;
     if (value !== true && !isPlainObject(value)) {
@@ -70,5 +69,5 @@ export function resolveOperations(args: {
     }
     states.set(opId, 'on');
   }
-  return { states };
+  return { states, customs };
 }

@@ -13,12 +13,31 @@ import type { ResultCache } from '../cache/result-cache';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { BodyValidator } from '../schema/body-validators';
 import type { OutputValidator } from '../schema/output-slots';
-import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction } from './entity-config';
+import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction, RouteOptions } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 
+/** What a custom operation adds to the resolved operation. */
+export interface CustomOperationSpec {
+  readonly kind: 'read' | 'write';
+  readonly cardinality: 'one' | 'many';
+  readonly realtimeEvent?: string;
+  /** `schema.input`: validates (and may transform) the body; absent, the body reaches the handler as sent. */
+  readonly input?: BodyValidator;
+  /** `schema.output` as a class: its runtime fields (empty when it has none, which rule 7 reports per request). */
+  readonly outputClassFields?: readonly string[];
+  /** `schema.output` as a field list. */
+  readonly outputList?: readonly string[];
+}
+
 export interface ResolvedOperation {
-  readonly id: StandardOperationId;
+  /** A standard operation id, or a custom operation's id. */
+  readonly id: string;
+  /** The standard operation whose per-operation settings rules this one follows (itself, for a standard one). */
+  readonly settingsAs: StandardOperationId;
+  /** `meta.routes`, for the bindings and the success status. */
+  readonly route?: RouteOptions;
+  readonly custom?: CustomOperationSpec;
   readonly state: OperationState;
   readonly settings: ResolvedSettings;
   /** The settings scopes up to this operation, so a per-call scope can be merged on top. */
@@ -47,7 +66,8 @@ export interface ResolvedEntity {
   readonly adapter: RepositoryAdapter;
   /** The route parameter and the fields a single row is looked up by (the primary key, or `identifier.field`). */
   readonly lookup: { readonly param: string; readonly fields: readonly string[] };
-  readonly operations: ReadonlyMap<StandardOperationId, ResolvedOperation>;
+  /** Standard and custom operations by id. */
+  readonly operations: ReadonlyMap<string, ResolvedOperation>;
   readonly filterApply?: FilterConfig['apply'];
   readonly serverFilter: FilterAllowlist;
   readonly input: { readonly create: WriteSchema; readonly update: WriteSchema; readonly patch: WriteSchema };

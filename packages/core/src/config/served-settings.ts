@@ -41,7 +41,7 @@ export function refuseUnservedSettings(
  */
 export function refuseUnpartitionedCache(
   entity: string,
-  operations: ReadonlyMap<StandardOperationId, ResolvedOperation>,
+  operations: ReadonlyMap<string, ResolvedOperation>,
   args: ResolveEntityArgs,
 ): void {
   if (args.cacheKeyed) return;

@@ -2,6 +2,7 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import { suggestion } from './did-you-mean';
 import { isStandardSchema } from '../schema/body-validators';
+import { checkCustomOperationConfig, checkRouteOptions } from './validate-custom-operation';
 import type { EntityConfig } from './entity-config';
 import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from './validate-settings';
@@ -55,9 +56,16 @@ export function validateEntityConfig(entity: string, config: EntityConfig): void
     });
   }
   for (const [id, opConfig] of Object.entries(config.operations ?? {})) {
-    if (isPlainObject(opConfig) && (STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
-      checkOperationConfig(entity, id as StandardOperationId, opConfig);
-    }
+    const standard = (STANDARD_OPERATION_IDS as readonly string[]).includes(id);
+    if (!standard && opConfig !== false && opConfig !== undefined) {
+      if (opConfig !== true && !isPlainObject(opConfig))
+        throw new ConfigurationException({
+          entity,
+          path: `operations.${id}`,
+          message: 'must be true, false or a custom operation entry { handler, kind, cardinality, ... }.',
+        });
+      checkCustomOperationConfig(entity, id, opConfig === true ? {} : opConfig);
+    } else if (standard && isPlainObject(opConfig)) checkOperationConfig(entity, id as StandardOperationId, opConfig);
   }
 }
 
@@ -87,13 +95,7 @@ function checkOperationConfig(entity: string, id: StandardOperationId, opConfig:
       message: 'must be a policy function or false.',
     });
   }
-  if (opConfig.meta !== undefined) {
-    throw new ConfigurationException({
-      entity,
-      path: `${path}.meta`,
-      message: 'is not supported by this version of Svc yet. Remove it.',
-    });
-  }
+  checkRouteOptions(entity, path, opConfig.meta);
   checkOperationSchema(entity, id, opConfig.schema);
 }
 

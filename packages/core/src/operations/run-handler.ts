@@ -1,6 +1,14 @@
-/** Calls an operation's replacement handler with `(input, context)`; the context carries the entity's adapter. */
+/**
+ * Calls an operation's replacement handler (config `handler` or an `@Override` method) with `(input, context)`.
+ * `context.repository` is the entity's adapter scoped to the request: `filter.apply` and soft delete in force, and for
+ * writes bound to one transaction that the handler's reads and writes share.
+ */
 import type { OperationCall } from '../pipeline/operation-call';
+import { runInTransaction } from '../pipeline/run-in-transaction';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { scopedRepository } from './scoped-repository';
+
+const READS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
 
 export async function runHandler(
   call: OperationCall,
@@ -8,6 +16,11 @@ export async function runHandler(
 ): Promise<unknown> {
   // Single-row handlers run without the pre-read, so policy sees params and body; list and create check it earlier.
   if (call.request.id !== undefined) await checkPolicy(call, { body: input.body });
-  const context = { ...call.context, repository: call.entity.adapter, operation: call.operation.id };
-  return call.operation.handler!({ id: input.id ?? call.request.id, body: input.body, query: input.query }, context);
+  const handlerInput = { id: input.id ?? call.request.id, body: input.body, query: input.query };
+  const context = { ...call.context, operation: call.operation.id };
+  if (READS.has(call.operation.id))
+    return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call) });
+  return runInTransaction(call, async (session) =>
+    call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call, session) }),
+  );
 }

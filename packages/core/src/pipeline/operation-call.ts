@@ -6,7 +6,8 @@ import type { QueryPairs } from '../query/parse-query-string';
 import type { SvcContext } from '../service/svc-context';
 
 export interface ExecuteRequest {
-  readonly operation: StandardOperationId;
+  /** A standard operation id or a custom operation's id. */
+  readonly operation: StandardOperationId | (string & {});
   /** The route parameter (a string over HTTP) or a typed id. */
   readonly id?: unknown;
   readonly body?: unknown;

@@ -1,4 +1,5 @@
 /** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
+import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
 import { resolveEntity } from '../config/resolve-entity';
 import type { GlobalSettings } from '../config/svc-settings';
@@ -34,6 +35,8 @@ export interface SvcOptions extends GlobalSettings {
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
 export interface CrudRuntime {
   readonly adapter?: RepositoryAdapter;
+  /** Handlers by operation id that win over the config's `handler` (the Nest binding passes `@Override` methods). */
+  readonly handlers?: Readonly<Record<string, OperationHandler>>;
 }
 
 const OPTION_KEYS = [
@@ -101,6 +104,7 @@ export class SvcInstance {
       cacheKeyed: cacheKey !== undefined,
       classSchemas,
       strategies: this.strategies,
+      handlers: runtime.handlers,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));

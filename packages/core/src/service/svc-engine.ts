@@ -1,5 +1,7 @@
 /** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
-import type { ResolvedEntity } from '../config/resolved-entity';
+import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { StandardOperationId } from '../config/svc-settings';
+import { customOperation } from '../operations/custom-operations';
 import { mergeSettings } from '../config/merge-settings';
 import { refuseUnservedSettings } from '../config/served-settings';
 import { validateSettings } from '../config/validate-settings';
@@ -19,9 +21,16 @@ async function assertServed(
   validator: OutputValidator | undefined,
   response: ExecuteResponse,
 ): Promise<void> {
-  if (!validator || response.body === undefined || (response.status !== 200 && response.status !== 201)) return;
+  if (!validator || response.body === undefined || response.status >= 300) return;
   const body = response.body as { items?: unknown[] };
   await assertOutput(entity, validator, Array.isArray(body.items) ? body.items : [response.body]);
+}
+
+/** `meta.routes.successStatus` replaces the operation's own success status (never a 304 or an error). */
+function withSuccessStatus(response: ExecuteResponse, operation: ResolvedOperation): ExecuteResponse {
+  const status = operation.route?.successStatus;
+  if (status === undefined || response.status === 304 || response.status >= 300) return response;
+  return { ...response, status };
 }
 
 export class SvcEngine {
@@ -41,17 +50,19 @@ export class SvcEngine {
       validateSettings(request.settings as Record<string, unknown>, {
         scope: 'call',
         entity: this.entity.name,
-        operation: operation.id,
+        operation: operation.settingsAs,
         path: `${operation.id} call settings`,
       });
       settings = mergeSettings(settings, request.settings);
-      refuseUnservedSettings(this.entity.name, operation.id, settings, this.entity.strategies);
+      refuseUnservedSettings(this.entity.name, operation.settingsAs, settings, this.entity.strategies);
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
-      const response = await STANDARD_FLOWS[operation.id](call);
+      const flow = operation.custom ? customOperation : STANDARD_FLOWS[operation.id as StandardOperationId];
+      const response = withSuccessStatus(await flow(call), operation);
       // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
-      if (!READ_OPERATIONS.has(operation.id)) await this.entity.resultCache.invalidate(this.entity.name);
+      const reads = operation.custom ? operation.custom.kind === 'read' : READ_OPERATIONS.has(operation.id);
+      if (!reads) await this.entity.resultCache.invalidate(this.entity.name);
       await assertServed(this.entity.name, operation.outputValidator, response);
       return response;
     } catch (error) {

@@ -58,6 +58,18 @@ export class SvcService<T = Record<string, unknown>> {
     await this.body({ operation: 'purgeOne', id }, opts);
   }
 
+  /**
+   * Runs any operation by id (a custom one, or a standard one) and returns its unwrapped result like the named
+   * methods: the item, the list envelope, or undefined for a result without a body.
+   */
+  run<R = unknown>(
+    operation: string,
+    input: { readonly id?: unknown; readonly body?: unknown; readonly query?: FindManyQuery } = {},
+    opts?: CallOptions,
+  ): Promise<R> {
+    return this.body<R>({ operation, id: input.id, body: input.body, query: input.query }, opts);
+  }
+
   private async body<R>(request: ExecuteRequest, opts: CallOptions | undefined): Promise<R> {
     const response = await this.engine.execute({ ...request, settings: opts?.settings, context: opts?.context });
     return response.body as R;

@@ -84,12 +84,67 @@ describe('resolveEntity', () => {
     });
 
     describe('when the map names a custom operation id', () => {
-      it("is rejected as 'not supported'", () => {
-        expectConfigError(() => resolve({ operations: { publishOne: { handler: () => ({}) } } }), {
-          entity: 'Book',
-          path: 'operations.publishOne',
-          mentions: ['not supported'],
+      it('resolves it with its kind, cardinality and route, and whitelists the standard ones', () => {
+        const entity = resolve({
+          operations: {
+            findOne: true,
+            publishOne: { handler: () => ({}), meta: { routes: { method: 'PATCH', path: ':id/publish' } } },
+            searchBooksMany: { kind: 'read', cardinality: 'many', handler: () => ({ entities: [], total: 0 }) },
+            draftOne: { handler: () => ({}), enabled: false },
+          },
         });
+        expect([...entity.operations.keys()].sort()).toEqual(['draftOne', 'findOne', 'publishOne', 'searchBooksMany']);
+        expect(entity.operations.get('publishOne')).toMatchObject({
+          custom: { kind: 'write', cardinality: 'one' },
+          route: { method: 'PATCH', path: ':id/publish' },
+          settingsAs: 'createOne',
+        });
+        expect(entity.operations.get('searchBooksMany')).toMatchObject({ settingsAs: 'findMany' });
+        expect(entity.operations.get('searchBooksMany')?.list).toBeDefined();
+        expect(entity.operations.get('draftOne')?.state).toBe('disabled');
+      });
+
+      it.each<[Record<string, unknown>, string, string]>([
+        [{ publishOne: true }, 'operations.publishOne', 'neither a handler nor an @Override'],
+        [{ 'publish-one': { handler: () => 1 } }, 'operations.publish-one', 'camelCase'],
+        [
+          { publishOne: { handler: () => 1, kind: 'read', realtimeEvent: 'x' } },
+          'operations.publishOne.realtimeEvent',
+          'only on a write',
+        ],
+        [
+          { publishMany: { handler: () => 1, cardinality: 'many', realtimeEvent: 'x' } },
+          'operations.publishMany.realtimeEvent',
+          'one row',
+        ],
+        [
+          { publishOne: { handler: () => 1, schema: { query: class {} } } },
+          'operations.publishOne.schema.query',
+          'input and output',
+        ],
+        [
+          { readOne: { handler: () => 1, kind: 'read', schema: { input: class {} } } },
+          'operations.readOne.schema.input',
+          'output and query',
+        ],
+        [{ publishOne: { handler: () => 1, kind: 'remove' } }, 'operations.publishOne.kind', "'read' or 'write'"],
+        [
+          { publishOne: { handler: () => 1, pagination: { defaultLimit: 5 } } },
+          'operations.publishOne.pagination',
+          'not read by',
+        ],
+        [
+          { publishOne: { handler: () => 1, meta: { routes: { method: 'GRAB' } } } },
+          'operations.publishOne.meta.routes.method',
+          'one of',
+        ],
+        [
+          { publishOne: { handler: () => 1, meta: { routes: { successStatus: 404 } } } },
+          'operations.publishOne.meta.routes.successStatus',
+          '2xx',
+        ],
+      ])('refuses %j', (operations, path, mention) => {
+        expectConfigError(() => resolve({ operations } as never), { path, mentions: [mention] });
       });
     });
 
@@ -554,10 +609,12 @@ describe('resolveEntity', () => {
       });
     });
 
-    it('refuses operations.<id>.meta', () => {
-      expectConfigError(() => resolve({ operations: { findOne: { meta: { routes: { path: 'x' } } } } }), {
-        path: 'operations.findOne.meta',
-        mentions: ['not supported'],
+    it('takes operations.<id>.meta.routes on a standard operation, checking each option', () => {
+      const entity = resolve({ operations: { findOne: { meta: { routes: { path: 'by/:id', successStatus: 203 } } } } });
+      expect(entity.operations.get('findOne')?.route).toEqual({ path: 'by/:id', successStatus: 203 });
+      expectConfigError(() => resolve({ operations: { findOne: { meta: { routes: { pth: 'x' } } } } } as never), {
+        path: 'operations.findOne.meta.routes.pth',
+        mentions: ['not a route option'],
       });
     });
 

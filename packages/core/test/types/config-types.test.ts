@@ -111,8 +111,8 @@ describe('EntityConfig types', () => {
       };
       const unknownOperation: EntityConfig = {
         operations: {
-          // @ts-expect-error custom operations are not part of the standard operations map
-          publishOne: true,
+          // @ts-expect-error a custom operation's kind is read or write
+          publishOne: { kind: 'delete' },
         },
       };
       const misspeltNested: EntityConfig = {

@@ -1,0 +1,144 @@
+/**
+ * The flow of a custom operation: If-Match refused, policy, query resolution (read) or the body's schema (write, in
+ * one transaction), the handler with a scoped `context.repository`, then SPEC.md's result projection (rules 6 and 7),
+ * ETag and the list envelope for `cardinality: 'many'`.
+ */
+import { computeEtag } from '../cache/etag';
+import type { FindManyQuery, SvcOperationInput } from '../config/entity-config';
+import { ConfigurationException } from '../errors/configuration-exception';
+import { ValidationFailedException } from '../errors/svc-exception';
+import type { Row } from '../persistence/repository-adapter';
+import { etagsOn, type ExecuteResponse, type OperationCall } from '../pipeline/operation-call';
+import { runInTransaction } from '../pipeline/run-in-transaction';
+import { notModified } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { readLookupKey } from '../pipeline/stages/key-stage';
+import type { QueryPairs } from '../query/parse-query-string';
+import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
+import { projectRow } from '../schema/output-projection';
+import { checkQuery } from '../schema/query-validator';
+import type { AdapterSession } from '../persistence/repository-adapter';
+import { scopedRepository } from './scoped-repository';
+
+export async function customOperation(call: OperationCall): Promise<ExecuteResponse> {
+  refuseIfMatch(call);
+  const spec = call.operation.custom!;
+  // Like a standard handler's, the id arrives as the lookup key (`{ id: 7 }`), coerced to the key's kind.
+  const id = call.request.id === undefined ? undefined : readLookupKey(call);
+  if (spec.kind === 'read') {
+    await checkPolicy(call, {});
+    await checkQuery(call.operation.queryValidator, call.request.query);
+    const plan = await readPlan(call);
+    const result = await callHandler(call, { id, query: plan });
+    const explicitSelect = selectSent(call.request.query);
+    const response = respond(call, result, { plan, fields: explicitSelect ? plan.select : undefined });
+    return notModified(call, response);
+  }
+  const body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
+  await checkPolicy(call, { body });
+  const result = await runInTransaction(call, (session) => callHandler(call, { id, body }, session));
+  return respond(call, result, {});
+}
+
+function readPlan(call: OperationCall): Promise<ListReadPlan> {
+  const query = call.request.query;
+  const config = call.operation.list!;
+  return Array.isArray(query)
+    ? resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
+    : resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
+}
+
+function selectSent(query: unknown): boolean {
+  if (Array.isArray(query)) return (query as QueryPairs).some(([name]) => name === 'select');
+  return typeof query === 'object' && query !== null && (query as FindManyQuery).select !== undefined;
+}
+
+async function validated(validator: NonNullable<OperationCall['operation']['queryValidator']>, body: unknown) {
+  const outcome = await validator(body);
+  if ('errors' in outcome) throw new ValidationFailedException(outcome.errors);
+  return outcome.value;
+}
+
+function callHandler(call: OperationCall, input: SvcOperationInput, session?: AdapterSession): Promise<unknown> {
+  const context = { ...call.context, repository: scopedRepository(call, session), operation: call.operation.id };
+  return Promise.resolve(call.operation.handler!(input, context));
+}
+
+/** 201 by default (SPEC.md rule 8; `meta.routes.successStatus` changes it), 204 when the handler returns nothing. */
+function respond(
+  call: OperationCall,
+  result: unknown,
+  options: { plan?: ListReadPlan; fields?: readonly string[] },
+): ExecuteResponse {
+  if (call.operation.custom!.cardinality === 'many') return listResponse(call, result, options);
+  if (result === undefined || result === null) return { status: 204, headers: {} };
+  const body = project(call, result, options.fields);
+  if (!etagsOn(call) || typeof body !== 'object' || body === null || Array.isArray(body))
+    return { status: 201, body, headers: {} };
+  const etag = computeEtag(body as Record<string, unknown>);
+  return { status: 201, body, etag, headers: { ETag: etag } };
+}
+
+function listResponse(
+  call: OperationCall,
+  result: unknown,
+  options: { plan?: ListReadPlan; fields?: readonly string[] },
+): ExecuteResponse {
+  const list = result as { entities?: unknown; total?: unknown; meta?: Record<string, unknown> } | undefined;
+  if (!list || !Array.isArray(list.entities) || !('total' in list)) {
+    throw new ConfigurationException({
+      entity: call.entity.name,
+      path: `operations.${call.operation.id}.handler`,
+      message: "has cardinality 'many', so it must return { entities, total }.",
+    });
+  }
+  const items = project(call, list.entities, options.fields) as unknown[];
+  const body: Record<string, unknown> = {
+    items,
+    limit: options.plan?.reportedLimit ?? items.length,
+    offset: options.plan?.reportedOffset ?? 0,
+    total: list.total ?? null,
+  };
+  if (list.meta && Object.keys(list.meta).length > 0) body.meta = list.meta;
+  return { status: 201, body, headers: {} };
+}
+
+/**
+ * Rule 6: without `schema.output` a result is projected to the entity's fields (a narrower entity shape stays as it
+ * is); a class output serves its runtime fields, a field list those fields. Rule 7: a result the projection empties is
+ * a server fault naming the operation, except under an explicit `select=` (the caller asked for that shape).
+ */
+function project(call: OperationCall, result: unknown, selected?: readonly string[]): unknown {
+  if (typeof result !== 'object' || result === null) return result;
+  const spec = call.operation.custom!;
+  if (!selected && !spec.outputClassFields && !spec.outputList && call.operation.outputValidator)
+    return JSON.parse(JSON.stringify(result)) as unknown;
+  const fields = selected ?? spec.outputClassFields ?? spec.outputList ?? call.entity.output.fields;
+  const one = (value: unknown) =>
+    typeof value === 'object' && value !== null ? projectRow(value as Row, { fields }) : value;
+  const projected = Array.isArray(result) ? result.map(one) : one(result);
+  const values = Array.isArray(projected) ? projected : [projected];
+  const emptied = values.length > 0 && values.every((value) => isEmptyObject(value));
+  if (emptied && !selected) throw emptiedResult(call);
+  return projected;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+function emptiedResult(call: OperationCall): ConfigurationException {
+  const spec = call.operation.custom!;
+  const cause =
+    spec.outputClassFields === undefined
+      ? `the result has no field in common with ${call.entity.name}: return entity fields, or give the operation a schema.output class whose fields have runtime initializers`
+      : spec.outputClassFields.length === 0
+        ? 'its schema.output class has no runtime fields: give every field an initializer (for example `published = false`)'
+        : `the result's keys do not match its schema.output class (${spec.outputClassFields.join(', ')})`;
+  return new ConfigurationException({
+    entity: call.entity.name,
+    path: `operations.${call.operation.id}`,
+    message: `returned a result its projection empties; ${cause}.`,
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * `context.repository` for handlers: the entity's adapter, bound to the request's transaction (writes), with
+ * `filter.apply` ANDed into every read and every addressed row, and soft delete in force. A row outside the scope is
+ * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
+ */
+import { ForbiddenException, NotFoundException } from '../errors/svc-exception';
+import type { EntityKey } from '../persistence/entity-metadata';
+import type {
+  AdapterSession,
+  FindManyArgs,
+  FindOneArgs,
+  RepositoryAdapter,
+  Row,
+  WriteArgs,
+} from '../persistence/repository-adapter';
+import type { OperationCall } from '../pipeline/operation-call';
+import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
+import { andFilters, type RowView } from '../query/query-ast';
+
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/** The adapter port with the session and the view filled in for the handler. */
+export interface ScopedRepository extends RepositoryAdapter {
+  findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
+  findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
+  insert(values: Row, args?: Partial<WriteArgs>): ReturnType<RepositoryAdapter['insert']>;
+  update(key: EntityKey, values: Row, args?: Partial<WriteArgs>): Promise<void>;
+  softDelete(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
+  restore(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
+  remove(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
+}
+
+export function scopedRepository(call: OperationCall, session?: AdapterSession): ScopedRepository {
+  const adapter = call.entity.adapter;
+  const view = (given?: RowView): RowView => given ?? liveView(call);
+  const sessionOf = (args?: { session?: AdapterSession }) => args?.session ?? session;
+  /** The addressed row inside the scope (locked inside a transaction), or 404. */
+  const guard = async (key: EntityKey, args: { session?: AdapterSession } | undefined, rowView: RowView) => {
+    const where = await scopeFilter(call);
+    const current = sessionOf(args);
+    const row = await adapter.findOne({ key, where, view: rowView, lock: current !== undefined, session: current });
+    if (!row) throw new NotFoundException(call.entity.name, Object.values(key).join(','));
+  };
+  const staysInScope = async (key: EntityKey, args: { session?: AdapterSession } | undefined) => {
+    const where = await scopeFilter(call);
+    if (!where) return;
+    const row = await adapter.findOne({ key, where, view: 'all', session: sessionOf(args) });
+    if (!row)
+      throw new ForbiddenException(
+        call.operation.id,
+        call.entity.name,
+        `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written.`,
+      );
+  };
+  const writeArgs = (args?: Partial<WriteArgs>): WriteArgs => {
+    const current = sessionOf(args);
+    if (!current) throw new Error('@svc/core: a read operation cannot write; declare the custom operation as a write.');
+    return { session: current };
+  };
+  return {
+    metadata: adapter.metadata,
+    metadataOf: adapter.metadataOf?.bind(adapter),
+    loadRelation: adapter.loadRelation
+      ? (args) => adapter.loadRelation!({ ...args, session: sessionOf(args) })
+      : undefined,
+    transaction: (work) => (session ? work(session) : adapter.transaction(work)),
+    async findMany(args) {
+      const where = andFilters(await scopeFilter(call), args.where);
+      return adapter.findMany({
+        ...args,
+        where,
+        sort: args.sort ?? [],
+        count: args.count ?? false,
+        view: view(args.view),
+        session: sessionOf(args),
+        ...('countWhere' in args ? { countWhere: andFilters(await scopeFilter(call), args.countWhere) } : {}),
+      });
+    },
+    async findOne(args) {
+      const where = andFilters(await scopeFilter(call), args.where);
+      return adapter.findOne({ ...args, where, view: view(args.view), session: sessionOf(args) });
+    },
+    async insert(values, args) {
+      const inserted = await adapter.insert(values, writeArgs(args));
+      await staysInScope(inserted.key, args);
+      return inserted;
+    },
+    async update(key, values, args) {
+      await guard(key, args, view());
+      await adapter.update(key, values, writeArgs(args));
+      await staysInScope(key, args);
+    },
+    async softDelete(key, args) {
+      await guard(key, args, view());
+      await adapter.softDelete(key, writeArgs(args));
+    },
+    async restore(key, args) {
+      await guard(key, args, 'deleted');
+      await adapter.restore(key, writeArgs(args));
+    },
+    async remove(key, args) {
+      await guard(key, args, 'all');
+      await adapter.remove(key, writeArgs(args));
+    },
+  };
+}

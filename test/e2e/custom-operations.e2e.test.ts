@@ -1,0 +1,316 @@
+/**
+ * Custom operations, @Override with dependency injection, route options and service.run: routes, statuses, the
+ * scoped `context.repository` inside the request's transaction, and SPEC.md's result projection rules 6 and 7.
+ */
+import { Controller, Injectable } from '@nestjs/common';
+import {
+  builtInHandlers,
+  SvcException,
+  withListMeta,
+  type EntityConfig,
+  type SvcContext,
+  type SvcOperationInput,
+} from '@svc/core';
+import { InjectSvc, Override, Svc, SvcRegistry } from '@svc/nestjs';
+import type { SvcService } from '@svc/core';
+import request from 'supertest';
+import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
+import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { TEST_DATABASES } from '../support/test-databases';
+
+const repo = (context: SvcContext) => context.repository!;
+const idOf = (input: SvcOperationInput) => input.id as { id: number };
+
+/** A narrower, own shape: served from the class's runtime fields. */
+class PublishReceipt {
+  published = false;
+  title = '';
+}
+class NoRuntimeFields {
+  declare published: boolean;
+}
+/** An instance whose values are accessors, none of them an entity field. */
+class Accessors {
+  get headline(): string {
+    return 'x';
+  }
+}
+
+const BOOKS: EntityConfig = {
+  operations: {
+    findMany: true,
+    findOne: true,
+    createOne: true,
+    publishOne: {
+      meta: { routes: { method: 'PATCH', path: ':id/publish', successStatus: 200 } },
+      handler: async (input, context) => {
+        await repo(context).update(idOf(input), { published: true });
+        return repo(context).findOne({ key: idOf(input) });
+      },
+    },
+    renameOne: {
+      // The default route: POST /renameOne, 201.
+      handler: async (input, context) => {
+        const { id, title } = input.body as { id: number; title: string };
+        await repo(context).update({ id }, { title });
+        if (title === 'rollback') throw new SvcException('SVC_CONFLICT', { detail: 'refused after writing' });
+        return repo(context).findOne({ key: { id } });
+      },
+    },
+    shortBooksMany: {
+      kind: 'read',
+      cardinality: 'many',
+      meta: { routes: { method: 'GET', path: 'short', successStatus: 200 } },
+      handler: withListMeta(builtInHandlers.findMany, (result) => ({ shortOnPage: result.entities.length })),
+    },
+    titleOnlyOne: {
+      kind: 'read',
+      // Reproduces findOne's route shape, so it takes it.
+      meta: { routes: { method: 'GET', path: ':id', successStatus: 200 } },
+      handler: async (input, context) => {
+        const row = await repo(context).findOne({ key: idOf(input) });
+        return row && { id: row['id'], title: row['title'] };
+      },
+    },
+    receiptOne: {
+      schema: { output: PublishReceipt },
+      handler: () => Object.assign(new PublishReceipt(), { published: true, title: 'Receipt', extra: 'dropped' }),
+    },
+    strangerOne: {
+      handler: async (input, context) => {
+        await repo(context).update({ id: Number((input.body as { id: number }).id) }, { pages: 999 });
+        return { stranger: true };
+      },
+    },
+    hollowOne: { schema: { output: NoRuntimeFields }, handler: () => ({ published: true }) },
+    accessorOne: { handler: () => new Accessors() },
+    listOne: { handler: () => [{ title: 'a', foo: 1 }, { title: 'b' }] },
+    strangerReadOne: { kind: 'read', handler: () => ({ nothing: 'in common' }) },
+    sleepingOne: { enabled: false, handler: () => ({ title: 'never' }) },
+  },
+};
+
+@Injectable()
+class Clock {
+  now(): string {
+    return '2026-11-23T12:00:00.000Z';
+  }
+}
+
+@Svc(Book, {
+  operations: {
+    findOne: true,
+    createOne: { meta: { routes: { successStatus: 200 } } },
+    deleteOne: { meta: { routes: { enabled: false } } },
+    findMany: { meta: { routes: { path: 'all' } } },
+    stampOne: { meta: { routes: { method: 'POST', path: ':id/stamp' } } },
+  },
+})
+@Controller('overridden')
+class OverriddenBooksController {
+  constructor(
+    private readonly clock: Clock,
+    @InjectSvc(Book) private readonly books: SvcService<Book>,
+  ) {}
+
+  @Override('stampOne')
+  async stamp(input: SvcOperationInput, context: SvcContext) {
+    await repo(context).update(idOf(input), { title: `stamped ${this.clock.now()}` });
+    return repo(context).findOne({ key: idOf(input) });
+  }
+
+  @Override('findOne')
+  async findOne(input: SvcOperationInput, context: SvcContext) {
+    const row = await repo(context).findOne({ key: idOf(input) });
+    return row ? { ...row, title: `${String(row['title'])} (via override, ${typeof this.books.run})` } : row;
+  }
+}
+
+describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
+  let t: TestApp;
+  let ids: number[];
+  const server = () => request(t.server);
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_custom_ops',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, BOOKS),
+        svcController('scoped', Book, {
+          filter: { apply: () => ({ published: { eq: true } }) },
+          operations: {
+            touchOne: {
+              meta: { routes: { path: ':id/touch' } },
+              handler: async (input, context) => {
+                await repo(context).update(idOf(input), { pages: 7 });
+                return repo(context).findOne({ key: idOf(input) });
+              },
+            },
+          },
+        }),
+        OverriddenBooksController,
+      ],
+      providers: [Clock],
+    });
+    const saved = await t.dataSource
+      .getRepository(Book)
+      .save(Array.from({ length: 6 }, (_, i) => ({ title: `Book ${i}`, pages: i * 50, published: i === 0 })));
+    ids = saved.map((book) => book.id);
+  });
+  afterAll(() => t.close());
+
+  it('routes a write with its route options, runs it in a transaction and projects the row', async () => {
+    const response = await server().patch(`/books/${ids[1]}/publish`).send({}).expect(200);
+    expect(response.body).toMatchObject({ id: ids[1], published: true, title: 'Book 1' });
+    expect(response.headers['etag']).toMatch(/^"/);
+  });
+
+  it('routes POST /<operation id> with 201 by default', async () => {
+    const response = await server().post('/books/renameOne').send({ id: ids[2], title: 'Renamed' }).expect(201);
+    expect(response.body).toMatchObject({ id: ids[2], title: 'Renamed' });
+  });
+
+  it('rolls the whole write back when the handler fails after writing', async () => {
+    await server().post('/books/renameOne').send({ id: ids[3], title: 'rollback' }).expect(409);
+    expect((await t.dataSource.getRepository(Book).findOneByOrFail({ id: ids[3] })).title).toBe('Book 3');
+  });
+
+  it('answers a many read with the list envelope, query parameters and withListMeta', async () => {
+    const response = await server().get('/books/short?filter[pages][lt]=200&limit=2&sort=pages').expect(200);
+    expect(response.body).toMatchObject({ limit: 2, offset: 0, total: 4, meta: { shortOnPage: 2 } });
+    expect(response.body.items.map((item: { pages: number }) => item.pages)).toEqual([0, 50]);
+    const bad = await server().get('/books/short?filter[nope][eq]=1').expect(400);
+    expect(bad.body.code).toBe('SVC_QUERY_INVALID');
+  });
+
+  it('takes a standard route when it reproduces its shape, serving a narrower entity shape as is', async () => {
+    const response = await server().get(`/books/${ids[0]}`).expect(200);
+    expect(response.body).toEqual({ id: ids[0], title: 'Book 0' });
+  });
+
+  it('serves an own shape through a schema class with runtime fields', async () => {
+    const response = await server().post('/books/receiptOne').send({}).expect(201);
+    expect(response.body).toEqual({ published: true, title: 'Receipt' });
+  });
+
+  it.each([
+    ['strangerOne', 'no field in common'],
+    ['hollowOne', 'no runtime fields'],
+    ['accessorOne', 'no field in common'],
+  ])('answers SVC_CONFIG_INVALID naming %s when the projection empties its result', async (operation, cause) => {
+    const response = await server().post(`/books/${operation}`).send({ id: ids[4] }).expect(500);
+    expect(response.body.code).toBe('SVC_CONFIG_INVALID');
+    if (operation === 'strangerOne') {
+      // The handler's write stands.
+      expect((await t.dataSource.getRepository(Book).findOneByOrFail({ id: ids[4] })).pages).toBe(999);
+    }
+    expect(response.body.detail).toContain(`operations.${operation}`);
+    expect(response.body.detail).toContain(cause);
+  });
+
+  it('projects each element of an array result', async () => {
+    const response = await server().post('/books/listOne').send({}).expect(201);
+    expect(response.body).toEqual([{ title: 'a' }, { title: 'b' }]);
+  });
+
+  it('does not raise for an emptied read under an explicit select=', async () => {
+    const response = await server().post('/books/strangerReadOne?select=title').send().expect(201);
+    expect(response.body).toEqual({});
+    await server().post('/books/strangerReadOne').send().expect(500);
+  });
+
+  it('refuses If-Match with 412 SVC_PRECONDITION_UNSUPPORTED', async () => {
+    const response = await server()
+      .post('/books/renameOne')
+      .set('If-Match', '"x"')
+      .send({ id: ids[2], title: 'x' })
+      .expect(412);
+    expect(response.body.code).toBe('SVC_PRECONDITION_UNSUPPORTED');
+  });
+
+  it('lists custom routes in OPTIONS', async () => {
+    const response = await server().options(`/books/${ids[0]}/publish`).expect(204);
+    expect(response.headers['allow']).toBe('PATCH, OPTIONS');
+  });
+
+  it('gives a disabled custom operation no route, and 405 when called', async () => {
+    await server().post('/books/sleepingOne').send({}).expect(404);
+    const error = await t.app
+      .get(SvcRegistry)
+      .serviceFor(Book)
+      .engine.execute({ operation: 'sleepingOne' })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SVC_OPERATION_DISABLED', status: 405 });
+  });
+
+  it('runs custom operations through service.run and engine.execute, unwrapped and whole', async () => {
+    const books = t.app.get(SvcRegistry).serviceFor<Book>(Book);
+    const renamed = await books.run<Book>('renameOne', { body: { id: ids[2], title: 'Run' } });
+    expect(renamed).toMatchObject({ id: ids[2], title: 'Run' });
+    const page = await books.run<{ items: Book[]; total: number }>('shortBooksMany', { query: { limit: 1 } });
+    expect(page).toMatchObject({ limit: 1, total: 6 });
+    const whole = await books.engine.execute({ operation: 'titleOnlyOne', id: String(ids[0]) });
+    expect(whole).toMatchObject({ status: 200, body: { id: ids[0], title: 'Book 0' } });
+    expect(whole.etag).toMatch(/^"/);
+  });
+
+  it('keeps filter.apply in context.repository: a row outside the scope is 404 for reads and writes', async () => {
+    const inside = await server().post(`/scoped/${ids[0]}/touch`).send({}).expect(201);
+    expect(inside.body).toMatchObject({ id: ids[0], pages: 7 });
+    const outside = await server().post(`/scoped/${ids[3]}/touch`).send({}).expect(404);
+    expect(outside.body.code).toBe('SVC_NOT_FOUND');
+    expect((await t.dataSource.getRepository(Book).findOneByOrFail({ id: ids[3] })).pages).toBe(150);
+  });
+
+  it('runs @Override methods with injected providers, keeping the generated route and its ETag', async () => {
+    const stamped = await server().post(`/overridden/${ids[5]}/stamp`).send({}).expect(201);
+    expect(stamped.body.title).toBe('stamped 2026-11-23T12:00:00.000Z');
+    const found = await server().get(`/overridden/${ids[5]}`).expect(200);
+    expect(found.body.title).toBe('stamped 2026-11-23T12:00:00.000Z (via override, function)');
+    expect(found.headers['etag']).toMatch(/^"/);
+  });
+
+  it('applies route options to standard operations: path, successStatus and enabled: false', async () => {
+    const all = await server().get('/overridden/all').expect(200);
+    expect(all.body.items.length).toBeGreaterThan(0);
+    await server().get('/overridden').expect(404);
+    const created = await server().post('/overridden').send({ title: 'Made' }).expect(200);
+    await server().delete(`/overridden/${created.body.id}`).expect(404);
+  });
+});
+
+describe('custom operation bootstrap errors', () => {
+  const boot = (controller: Function) =>
+    bootstrapFailure({
+      db: { name: 'sqlite' },
+      suite: 'e2e_custom_boot',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [controller as never],
+    });
+
+  it("fails the module's bind step for an entry with neither handler nor override, naming it", async () => {
+    const error = await boot(svcController('x', Book, { operations: { archiveOne: true } }));
+    expect(error.message).toContain('operations.archiveOne');
+    expect(error.message).toContain('@Override');
+  });
+
+  it('refuses an @Override of an operation the entity does not serve', async () => {
+    @Svc(Book, { operations: { findOne: true } })
+    @Controller('y')
+    class StrayOverrideController {
+      @Override('deleteOne')
+      remove() {
+        return undefined;
+      }
+    }
+    const error = await boot(StrayOverrideController);
+    expect(error.message).toContain("@Override('deleteOne')");
+  });
+
+  it('refuses a custom id that differs from a standard one only by case', async () => {
+    const error = await boot(svcController('z', Book, { operations: { FindOne: { handler: () => ({}) } } }));
+    expect(error.message).toContain("'findOne'");
+  });
+});
