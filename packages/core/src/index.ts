@@ -108,6 +108,7 @@ export type {
   WriteArgs,
   SvcInfrastructure,
   InfrastructureResolver,
+  UpdateRelationArgs,
 } from './persistence/repository-adapter';
 export { FILTER_OPERATORS, andFilters, isDatabaseSpelling } from './query/query-ast';
 export type {

@@ -34,6 +34,8 @@ interface RouteSpec {
   readonly path: string;
   readonly body: boolean;
   readonly query: boolean;
+  /** Relation removals: the member ids come from `?ids=1,2` or from the `:memberId` segment. */
+  readonly members?: 'query' | 'param';
 }
 
 /**
@@ -71,7 +73,35 @@ export function routesOf(config: EntityConfig): RouteSpec[] {
       };
     })
     .sort((a, b) => specificity(b.path) - specificity(a.path));
-  return [...customs, ...standard];
+  return [...customs, ...relationRoutes(config, resolvePath), ...standard];
+}
+
+/** `relations.<name>.write`: `replace` adds PUT /:id/<name>; `resource` adds GET, POST, PUT and DELETE there. */
+function relationRoutes(config: EntityConfig, resolvePath: (path: string) => string): RouteSpec[] {
+  const out: RouteSpec[] = [];
+  for (const [name, entry] of Object.entries(config.relations ?? {})) {
+    const strategy = entry?.write?.strategy;
+    if (strategy !== 'replace' && strategy !== 'resource') continue;
+    const path = resolvePath(`:id/${name}`);
+    const route = (operation: string, method: Method, extra: Partial<RouteSpec> = {}): RouteSpec => ({
+      operation: `${name}:${operation}`,
+      method,
+      path,
+      body: method === 'POST' || method === 'PUT',
+      query: false,
+      ...extra,
+    });
+    out.push(route('replace', 'PUT'));
+    if (strategy === 'resource') {
+      out.push(
+        route('remove', 'DELETE', { path: `${path}/:memberId`, members: 'param' }),
+        route('list', 'GET'),
+        route('add', 'POST'),
+        route('remove', 'DELETE', { members: 'query' }),
+      );
+    }
+  }
+  return out;
 }
 
 /** Deeper paths first, then fewer parameters: `:id/restore` before `:id`, and `all` before `:id`. */
@@ -102,7 +132,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     defineRoute(
       controller,
-      `svc${route.operation[0]!.toUpperCase()}${route.operation.slice(1)}`,
+      `svc_${route.method}_${route.path.replace(/\W/g, '_')}`,
       route.path,
       METHODS[route.method],
       createHandler(controller, route, param),
@@ -159,16 +189,21 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
   const { operation, body: takesBody } = route;
   return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
-      if (takesBody && !isJson(request)) {
+      if (takesBody && !isJson(request) && !(operation === 'patchOne' && isJsonPatch(request))) {
         throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' });
       }
+      const body = !takesBody
+        ? membersOf(route, request)
+        : isJsonPatch(request)
+          ? await readJson(request)
+          : request.body;
       const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
       const url = request.originalUrl ?? request.url;
       const queryStart = url.indexOf('?');
       const result = await registry.engineFor(controller).execute({
         operation,
         id: request.params?.[param],
-        body: takesBody ? request.body : undefined,
+        body,
         query: route.query ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         context: { request },
@@ -183,6 +218,39 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
       writeProblem(request, response, error);
     }
   };
+}
+
+function isJsonPatch(request: Request): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && /^application\/json-patch\+json\s*(;|$)/i.test(type);
+}
+
+/** The JSON body of a media type Express's JSON parser leaves alone (`application/json-patch+json`). */
+async function readJson(request: Request): Promise<unknown> {
+  if (request.body !== undefined && !(typeof request.body === 'object' && Object.keys(request.body).length === 0))
+    return request.body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1_048_576) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: 'The JSON Patch is over 1 MB.' });
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new SvcException('SVC_MALFORMED_REQUEST', { detail: 'The JSON Patch is not valid JSON.' });
+  }
+}
+
+/** The member ids of a relation removal, from `?ids=1,2` or `/:memberId`. */
+function membersOf(route: RouteSpec, request: Request): unknown {
+  if (route.members === 'param') return [request.params?.['memberId']];
+  if (route.members !== 'query') return undefined;
+  const ids = request.query?.['ids'];
+  const text = Array.isArray(ids) ? ids.join(',') : typeof ids === 'string' ? ids : '';
+  if (text === '') throw new SvcException('SVC_VALIDATION_FAILED', { detail: 'Name the members to remove: ?ids=1,2.' });
+  return text.split(',');
 }
 
 function isJson(request: Request): boolean {

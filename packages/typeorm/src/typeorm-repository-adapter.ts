@@ -11,8 +11,10 @@ import type {
   RepositoryAdapter,
   Row,
   RowView,
+  UpdateRelationArgs,
   WriteArgs,
 } from '@svc/core';
+import { UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EntityTable } from './entity-table';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
@@ -146,6 +148,38 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const query = manager.createQueryBuilder().delete().from(this.target).where(condition, params.values);
     await this.guard('delete', () => query.execute());
+  }
+
+  async updateRelation(args: UpdateRelationArgs): Promise<void> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const relation = this.table.orm.findRelationWithPropertyPath(args.relation);
+    if (!relation || !(relation.isOneToMany || relation.isManyToMany))
+      throw new Error(`@svc/typeorm: '${args.relation}' is not a to-many relation of ${this.table.name}.`);
+    const target = this.table.tableOf(relation.inverseEntityMetadata.target as Function);
+    const [targetKey] = target.primary;
+    if (args.add.length > 0) {
+      const params = new SqlParameters();
+      const found = await manager
+        .createQueryBuilder()
+        .select(`${targetKey!.quoted}`, 'svc_key')
+        .from(relation.inverseEntityMetadata.target, 'svc_target')
+        .where(`${targetKey!.quoted} IN (${args.add.map((id) => params.bind(id)).join(', ')})`, params.values)
+        .getRawMany<{ svc_key: unknown }>();
+      const present = new Set(found.map((row) => String(row.svc_key)));
+      const missing = args.add.filter((id) => !present.has(String(id)));
+      if (missing.length > 0) {
+        throw new UnresolvedRelationException(
+          `${args.relation}: no ${target.name} with ${targetKey!.property} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
+        );
+      }
+    }
+    await this.guard('write', () =>
+      manager
+        .createQueryBuilder()
+        .relation(this.target, args.relation)
+        .of(args.key)
+        .addAndRemove([...args.add], [...args.remove]),
+    );
   }
 
   metadataOf(target: Function): EntityMetadata {

@@ -25,6 +25,8 @@ export interface IncludeConfigInput {
 
 export interface RelationConfigInput {
   readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
+  /** To-many relations only: array writes through `PUT /:id/<relation>`, sub-resource routes, or JSON Patch. */
+  readonly write?: { readonly strategy: 'replace' | 'resource' | 'jsonPatch' };
 }
 
 export interface IncludableRelation {
@@ -158,15 +160,8 @@ function readRelationsBlock(
       });
     }
     for (const key of Object.keys(entry)) {
-      if (key === 'write') {
-        throw new ConfigurationException({
-          entity,
-          path: `${path}.write`,
-          message: isToOne(relation)
-            ? 'is not allowed on a to-one relation; write it by id ({ "relation": { "id": 7 } }) instead.'
-            : 'relation array writes are not supported by this version of Svc yet. Remove it.',
-        });
-      }
+      // `write` (array writes of a to-many relation) is read by buildArrayRelations.
+      if (key === 'write') continue;
       if (key !== 'read')
         throw new ConfigurationException({
           entity,
@@ -174,7 +169,7 @@ function readRelationsBlock(
           message: `is not a known key.${suggestion(key, ['read', 'write'])}`,
         });
     }
-    out.set(name, readRead(entity, path, relation, entry.read));
+    if (entry.read !== undefined || !('write' in entry)) out.set(name, readRead(entity, path, relation, entry.read));
   }
   return out;
 }

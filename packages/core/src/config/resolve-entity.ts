@@ -21,6 +21,7 @@ import { STANDARD_OPERATION_IDS } from './svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkKeysetConfig } from '../pagination/check-keyset-config';
 import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
+import { ARRAY_ACTIONS, buildArrayRelations, splitMemberFields, type ArrayRelation } from './array-relations';
 import { settingsRulesOf } from './validate-custom-operation';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
@@ -103,7 +104,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const self: { entity?: ResolvedEntity } = {};
   const related = adapter.metadataOf?.bind(adapter);
   const reads = resolveReadShape({ name, args, metadata, related, self });
-  const inputs = resolveInputs(name, metadata, args);
+  const arrayRelations = buildArrayRelations(name, metadata, config.relations, adapter);
+  const { members, ...inputs } = resolveInputs(name, metadata, args, arrayRelations);
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs };
   const operations = new Map<string, ResolvedOperation>();
   for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
@@ -121,6 +123,23 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       id,
       resolveCustomOperation({ scope: { name, metadata, args }, id, ...custom, settings, softDelete, list }),
     );
+  }
+  for (const [relation, array] of arrayRelations) {
+    for (const action of ARRAY_ACTIONS[array.strategy]) {
+      const id = `${relation}:${action}`;
+      const settingsAs = action === 'list' ? 'findOne' : 'updateOne';
+      const settings = operations.get(settingsAs)?.settings ?? entitySettings;
+      operations.set(id, {
+        id,
+        settingsAs,
+        state: 'on',
+        settings,
+        scopes: [global, config],
+        softDelete: soft && resolveSoftDelete(name, settings, metadata),
+        policy: config.policy ?? args.globalPolicy,
+        relationWrite: { relation, action },
+      });
+    }
   }
   refuseUnknownOverrides(name, operations, args.handlers);
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
@@ -151,6 +170,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
     forced: buildForcedValues(name, config.set),
+    arrayRelations,
+    writableMembers: members,
     search: reads.search,
     include: reads.include,
     softDeleteOnReads: soft,
@@ -204,14 +225,22 @@ function resolveReadShape(args: {
 }
 
 /** The entity's root write slots; patch falls back to update's configuration. */
-function resolveInputs(entity: string, metadata: EntityMetadata, args: ResolveEntityArgs): ResolvedEntity['input'] {
+function resolveInputs(
+  entity: string,
+  metadata: EntityMetadata,
+  args: ResolveEntityArgs,
+  arrays: ReadonlyMap<string, ArrayRelation>,
+): ResolvedEntity['input'] & { members: ReadonlySet<string> } {
   const input = args.config.schema?.input;
   const slot = (name: 'create' | 'update' | 'patch', value: unknown, path: string) =>
     resolveInputSlot({ entity, metadata, slot: name, value, path, classSchemas: args.classSchemas });
+  const update = splitMemberFields(input?.update, arrays);
+  const patch = input?.patch === undefined ? update : splitMemberFields(input.patch, arrays);
   return {
     create: slot('create', input?.create, 'schema.input.create'),
-    update: slot('update', input?.update, 'schema.input.update'),
-    patch: slot('patch', input?.patch ?? input?.update, input?.patch ? 'schema.input.patch' : 'schema.input.update'),
+    update: slot('update', update.slot, 'schema.input.update'),
+    patch: slot('patch', patch.slot, input?.patch ? 'schema.input.patch' : 'schema.input.update'),
+    members: update.writable,
   };
 }
 

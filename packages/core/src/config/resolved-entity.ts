@@ -15,6 +15,7 @@ import type { BodyValidator } from '../schema/body-validators';
 import type { OutputValidator } from '../schema/output-slots';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction, RouteOptions } from './entity-config';
 import type { OperationState } from './resolve-operations';
+import type { ArrayRelation, RelationAction } from './array-relations';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 
 /** What a custom operation adds to the resolved operation. */
@@ -38,6 +39,8 @@ export interface ResolvedOperation {
   /** `meta.routes`, for the bindings and the success status. */
   readonly route?: RouteOptions;
   readonly custom?: CustomOperationSpec;
+  /** A relation array write (`relations.<name>.write`): `<relation>:<action>` operations. */
+  readonly relationWrite?: { readonly relation: string; readonly action: RelationAction };
   readonly state: OperationState;
   readonly settings: ResolvedSettings;
   /** The settings scopes up to this operation, so a per-call scope can be merged on top. */
@@ -75,6 +78,10 @@ export interface ResolvedEntity {
   readonly output: OutputProjection;
   readonly select: SelectConfig;
   readonly forced: ForcedValues;
+  /** To-many relations that take array writes, by name. */
+  readonly arrayRelations: ReadonlyMap<string, ArrayRelation>;
+  /** Array relations the update slot lets clients write. */
+  readonly writableMembers: ReadonlySet<string>;
   /** Pagination strategies by name (built-in plus registered). */
   readonly strategies: ReadonlyMap<string, PaginationStrategy>;
   /** The instance's result cache (used when `cache.ttl` is on). */

@@ -13,6 +13,7 @@ import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { runHandler } from './run-handler';
+import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
@@ -36,6 +37,7 @@ export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
+  if (Array.isArray(call.request.body) && takesJsonPatch(call)) return jsonPatchOne(call);
   const values = await readBody(call.operation.input ?? call.entity.input.patch, call.request.body);
   if (Object.keys(values).length === 0) {
     throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');
@@ -68,7 +70,7 @@ function forced(call: OperationCall, operation: 'createOne' | 'updateOne') {
  * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
  * scope: that is refused with 403 and the transaction rolls back.
  */
-async function rereadInScope(
+export async function rereadInScope(
   call: OperationCall,
   key: EntityKey,
   session: AdapterSession,

@@ -95,6 +95,20 @@ export interface RepositoryAdapter {
   loadRelation?(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]>;
   /** Metadata of a related entity (a relation's target), for relation paths in filters and search. */
   metadataOf?(target: Function): EntityMetadata;
+  /**
+   * To-many relations (`relations.<name>.write`): attaches and detaches members of one parent by the target's key
+   * (a one-to-many sets or clears the member's foreign key, a many-to-many writes join rows). Ids in `add` that match
+   * no target row throw SVC_UNRESOLVED_RELATION naming them; core only passes ids not yet (or still) members.
+   */
+  updateRelation?(args: UpdateRelationArgs): Promise<void>;
+}
+
+export interface UpdateRelationArgs {
+  readonly relation: string;
+  readonly key: EntityKey;
+  readonly add: readonly unknown[];
+  readonly remove: readonly unknown[];
+  readonly session: AdapterSession;
 }
 
 /** What `SvcOptions.infrastructure` is: it hands out one adapter per entity class. */

@@ -2,6 +2,7 @@
 import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
 import type { StandardOperationId } from '../config/svc-settings';
 import { customOperation } from '../operations/custom-operations';
+import { relationWrite } from '../operations/relation-writes';
 import { mergeSettings } from '../config/merge-settings';
 import { refuseUnservedSettings } from '../config/served-settings';
 import { validateSettings } from '../config/validate-settings';
@@ -58,10 +59,18 @@ export class SvcEngine {
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
-      const flow = operation.custom ? customOperation : STANDARD_FLOWS[operation.id as StandardOperationId];
+      const flow = operation.custom
+        ? customOperation
+        : operation.relationWrite
+          ? relationWrite
+          : STANDARD_FLOWS[operation.id as StandardOperationId];
       const response = withSuccessStatus(await flow(call), operation);
       // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
-      const reads = operation.custom ? operation.custom.kind === 'read' : READ_OPERATIONS.has(operation.id);
+      const reads = operation.custom
+        ? operation.custom.kind === 'read'
+        : operation.relationWrite
+          ? operation.relationWrite.action === 'list'
+          : READ_OPERATIONS.has(operation.id);
       if (!reads) await this.entity.resultCache.invalidate(this.entity.name);
       await assertServed(this.entity.name, operation.outputValidator, response);
       return response;

@@ -1,0 +1,76 @@
+/** `relations.<name>.write.strategy`: which to-many relations take array writes, and how (routes or JSON Patch). */
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
+import type { RepositoryAdapter } from '../persistence/repository-adapter';
+import type { RelationConfigInput } from './include-config';
+import { isPlainObject } from './validate-settings';
+
+export type ArrayWriteStrategy = 'replace' | 'resource' | 'jsonPatch';
+const STRATEGIES: readonly ArrayWriteStrategy[] = ['replace', 'resource', 'jsonPatch'];
+
+export interface ArrayRelation {
+  readonly relation: RelationMetadata;
+  readonly strategy: ArrayWriteStrategy;
+  /** The target's primary key: members are named by it. */
+  readonly targetKey: ColumnMetadata;
+}
+
+/** The operations each strategy adds, as `<relation>:<action>` ids (jsonPatch rides on patchOne instead). */
+export const ARRAY_ACTIONS: Readonly<Record<ArrayWriteStrategy, readonly RelationAction[]>> = {
+  replace: ['replace'],
+  resource: ['list', 'add', 'replace', 'remove'],
+  jsonPatch: [],
+};
+export type RelationAction = 'list' | 'add' | 'replace' | 'remove';
+
+export function buildArrayRelations(
+  entity: string,
+  metadata: EntityMetadata,
+  relations: Readonly<Record<string, RelationConfigInput>> | undefined,
+  adapter: RepositoryAdapter,
+): ReadonlyMap<string, ArrayRelation> {
+  const out = new Map<string, ArrayRelation>();
+  for (const [name, entry] of Object.entries(relations ?? {})) {
+    if (!isPlainObject(entry) || entry.write === undefined) continue;
+    const path = `relations.${name}.write`;
+    const fail = (message: string, at = path) => {
+      throw new ConfigurationException({ entity, path: at, message });
+    };
+    const relation = metadata.relations.find((candidate) => candidate.property === name);
+    if (!relation) continue; // an unknown relation name is reported by the include config
+    if (relation.kind !== 'one-to-many' && relation.kind !== 'many-to-many')
+      fail('is not allowed on a to-one relation; write it by id ({ "relation": { "id": 7 } }) instead.');
+    const write = entry.write as unknown;
+    if (!isPlainObject(write) || !STRATEGIES.includes(write.strategy as ArrayWriteStrategy))
+      fail(`must be { strategy } with strategy ${STRATEGIES.join(', ')}.`, `${path}.strategy`);
+    for (const key of Object.keys(write as object))
+      if (key !== 'strategy') fail('is not a known key; write takes only strategy.', `${path}.${key}`);
+    if (!adapter.updateRelation || !adapter.metadataOf)
+      fail(`needs an adapter that writes relations (updateRelation); ${adapter.metadata.name}'s does not.`);
+    const target = adapter.metadataOf!(relation.target);
+    if (target.primaryKeys.length !== 1)
+      fail(`${target.name} has a composite primary key; array writes name members by a single key.`);
+    const targetKey = target.columns.find((column) => column.property === target.primaryKeys[0])!;
+    out.set(name, { relation, strategy: (write as { strategy: ArrayWriteStrategy }).strategy, targetKey });
+  }
+  return out;
+}
+
+/**
+ * Write permission for array relations follows the update slot: a field list names the relations it lets clients
+ * write (and those names are taken out of the list the body rules see); any other slot permits every array relation.
+ */
+export function splitMemberFields(
+  slot: unknown,
+  arrays: ReadonlyMap<string, ArrayRelation>,
+): { slot: unknown; writable: ReadonlySet<string> } {
+  const names = Array.isArray(slot)
+    ? (slot as string[])
+    : isPlainObject(slot) && Array.isArray(slot.fields)
+      ? (slot.fields as string[])
+      : undefined;
+  if (!names) return { slot, writable: new Set(arrays.keys()) };
+  const writable = new Set(names.filter((name) => arrays.has(name)));
+  const rest = names.filter((name) => !arrays.has(name));
+  return { slot: Array.isArray(slot) ? rest : { ...(slot as object), fields: rest }, writable };
+}

@@ -1,0 +1,175 @@
+/**
+ * `PATCH /:id` with an RFC 6902 array (`application/json-patch+json`) on an entity with a `jsonPatch` relation:
+ * `add`, `remove`, `replace` and `test` on `/<field>`, and on `/<relation>/-` (attach) and `/<relation>/<memberId>`
+ * (detach, or test membership). The whole document applies in one transaction or not at all.
+ */
+import type { ArrayRelation } from '../config/array-relations';
+import {
+  ConflictException,
+  NotFoundException,
+  ValidationFailedException,
+  type SvcErrorItem,
+} from '../errors/svc-exception';
+import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { runInTransaction } from '../pipeline/run-in-transaction';
+import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { itemResponse } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { checkIfMatch } from '../pipeline/stages/precondition-stage';
+import { canonicalJson } from '../cache/etag';
+import { projectRow } from '../schema/output-projection';
+import { readBody } from '../schema/validate-body';
+import { applyMembers, memberRows, readMemberIds, requireWritable, type MemberChange } from './relation-writes';
+import { rereadInScope } from './write-operations';
+
+interface PatchOperation {
+  readonly op: 'add' | 'remove' | 'replace' | 'test';
+  readonly path: string;
+  readonly value?: unknown;
+}
+
+const OPS = ['add', 'remove', 'replace', 'test'];
+
+/** True when this entity takes JSON Patch documents on PATCH /:id. */
+export function takesJsonPatch(call: OperationCall): boolean {
+  for (const array of call.entity.arrayRelations.values()) if (array.strategy === 'jsonPatch') return true;
+  return false;
+}
+
+export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse> {
+  const document = readDocument(call.request.body);
+  const lookup = readLookupKey(call);
+  const row = await runInTransaction(call, async (session) => {
+    const locked = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
+    checkIfMatch(call, projectRow(locked, call.entity.output));
+    await checkPolicy(call, { entity: locked, body: call.request.body });
+    const key = primaryKeyOf(call, locked);
+    const state = projectRow(locked, { fields: Object.keys(locked) });
+    const fields: Row = {};
+    const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members?: Set<string> }>();
+    for (const [index, operation] of document.entries()) {
+      const [head = '', ...rest] = pointer(operation.path, index);
+      const array = call.entity.arrayRelations.get(head);
+      if (array?.strategy === 'jsonPatch') {
+        requireWritable(call, head);
+        let change = changes.get(array);
+        if (!change) {
+          const members = (await memberRows(call, array, key, session)).map((member) =>
+            String(member[array.targetKey.property]),
+          );
+          change = { add: [], remove: [], members: new Set(members) };
+          changes.set(array, change);
+        }
+        memberOperation(array, operation, rest, index, change as Required<typeof change>);
+      } else if (rest.length === 0 && head !== '') {
+        fieldOperation(operation, head, index, state, fields);
+      } else {
+        throw invalid(index, operation.path, `is not a field or a '/<relation>/...' path of a jsonPatch relation.`);
+      }
+    }
+    if (Object.keys(fields).length > 0) {
+      const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
+      await call.entity.adapter.update(key, values, { session });
+    }
+    for (const [array, change] of changes) {
+      const applied: MemberChange = { add: change.add, remove: change.remove };
+      await applyMembers(call, array, key, applied, session as AdapterSession);
+    }
+    return rereadInScope(call, key, session);
+  });
+  for (const array of call.entity.arrayRelations.values())
+    await call.entity.resultCache.invalidate(array.relation.targetName);
+  return itemResponse(call, row);
+}
+
+function readDocument(body: unknown): PatchOperation[] {
+  if (!Array.isArray(body) || body.length === 0)
+    throw new ValidationFailedException([], 'A JSON Patch is a non-empty array of operations.');
+  const errors: SvcErrorItem[] = [];
+  body.forEach((operation: unknown, index) => {
+    const op = operation as Partial<PatchOperation> | null;
+    if (!op || typeof op !== 'object' || !OPS.includes(op.op as string) || typeof op.path !== 'string') {
+      errors.push({
+        field: `/${index}`,
+        code: 'invalid_value',
+        detail: `operation ${index} must be { op, path[, value] } with op ${OPS.join(', ')} (move and copy are not taken).`,
+      });
+    } else if (op.op !== 'remove' && !('value' in op)) {
+      errors.push({
+        field: `/${index}/value`,
+        code: 'required',
+        detail: `operation ${index} (${op.op}) needs a value.`,
+      });
+    }
+  });
+  if (errors.length > 0) throw new ValidationFailedException(errors);
+  return body as PatchOperation[];
+}
+
+/** RFC 6901: `/a/b` → ['a', 'b'], with `~1` → `/` and `~0` → `~`. */
+function pointer(path: string, index: number): string[] {
+  if (!path.startsWith('/')) throw invalid(index, path, 'must start with /.');
+  return path
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function fieldOperation(operation: PatchOperation, field: string, index: number, state: Row, fields: Row): void {
+  switch (operation.op) {
+    case 'test':
+      if (canonicalJson(state[field] ?? null) !== canonicalJson(operation.value ?? null))
+        throw new ConflictException(`The JSON Patch test at ${operation.path} (operation ${index}) failed.`);
+      return;
+    case 'remove':
+      fields[field] = null;
+      state[field] = null;
+      return;
+    default:
+      fields[field] = operation.value;
+      state[field] = operation.value;
+  }
+}
+
+function memberOperation(
+  array: ArrayRelation,
+  operation: PatchOperation,
+  rest: readonly string[],
+  index: number,
+  change: { add: unknown[]; remove: unknown[]; members: Set<string> },
+): void {
+  const [member] = rest;
+  if (rest.length !== 1 || member === undefined || member === '')
+    throw invalid(index, operation.path, `must be /${array.relation.property}/- or /${array.relation.property}/<id>.`);
+  if (operation.op === 'add' && member === '-') {
+    for (const id of readMemberIds(array, operation.value)) {
+      // Attaching what this document detached earlier cancels the detach.
+      const undone = change.remove.findIndex((removed) => String(removed) === String(id));
+      if (undone >= 0) change.remove.splice(undone, 1);
+      else change.add.push(id);
+      change.members.add(String(id));
+    }
+    return;
+  }
+  if (member === '-' || operation.op === 'add' || operation.op === 'replace')
+    throw invalid(index, operation.path, `takes add on /-, and remove or test on /<id>.`);
+  const [id] = readMemberIds(array, member);
+  const present = change.members.has(String(id));
+  if (operation.op === 'test') {
+    if (!present) throw new ConflictException(`The JSON Patch test at ${operation.path} (operation ${index}) failed.`);
+    return;
+  }
+  if (!present) throw new NotFoundException(`${array.relation.targetName} in ${array.relation.property}`, id);
+  const undone = change.add.findIndex((added) => String(added) === String(id));
+  if (undone >= 0) change.add.splice(undone, 1);
+  else change.remove.push(id);
+  change.members.delete(String(id));
+}
+
+function invalid(index: number, path: string, why: string): ValidationFailedException {
+  return new ValidationFailedException([
+    { field: `/${index}/path`, code: 'invalid_value', detail: `'${path}' ${why}` },
+  ]);
+}

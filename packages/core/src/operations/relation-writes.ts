@@ -1,0 +1,156 @@
+/**
+ * Array writes of to-many relations (`relations.<name>.write`): list, add, remove and replace members of one parent,
+ * each write in one transaction with the parent locked, If-Match and policy checked, and the parent item returned.
+ */
+import type { ArrayRelation } from '../config/array-relations';
+import { NotFoundException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
+import type { EntityKey } from '../persistence/entity-metadata';
+import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import { runInTransaction } from '../pipeline/run-in-transaction';
+import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { loadRow, liveView } from '../pipeline/stages/load-row-stage';
+import { itemResponse } from '../pipeline/stages/output-stage';
+import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { checkColumnValue } from '../schema/check-column-value';
+import { projectRow } from '../schema/output-projection';
+import { guardRow, rereadInScope } from './write-operations';
+
+/** What one request changes in one relation: ids to attach, ids to detach, or the whole new set. */
+export interface MemberChange {
+  readonly add?: readonly unknown[];
+  readonly remove?: readonly unknown[];
+  readonly replace?: readonly unknown[];
+}
+
+export async function relationWrite(call: OperationCall): Promise<ExecuteResponse> {
+  const { relation, action } = call.operation.relationWrite!;
+  const array = call.entity.arrayRelations.get(relation)!;
+  const lookup = readLookupKey(call);
+  if (action === 'list') return listMembers(call, array, lookup);
+  requireWritable(call, relation);
+  const ids = readMemberIds(array, call.request.body);
+  const change: MemberChange =
+    action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
+  const row = await runInTransaction(call, async (session) => {
+    const key = await guardRow(call, lookup, session, call.request.body);
+    await applyMembers(call, array, key, change, session);
+    return rereadInScope(call, key, session);
+  });
+  await call.entity.resultCache.invalidate(array.relation.targetName);
+  return itemResponse(call, row);
+}
+
+/** The update slot decides whether clients may write this relation (a field list must name it). */
+export function requireWritable(call: OperationCall, relation: string): void {
+  if (call.entity.writableMembers.has(relation)) return;
+  throw new ValidationFailedException([
+    {
+      field: relation,
+      code: 'not_writable',
+      detail: `'${relation}' is not writable here: schema.input.update does not list it.`,
+    },
+  ]);
+}
+
+/** Member ids from a body: an array (or one value) of ids or `{ <key>: id }` references, checked by the key's kind. */
+export function readMemberIds(array: ArrayRelation, body: unknown): unknown[] {
+  const key = array.targetKey.property;
+  const values = Array.isArray(body) ? body : [body];
+  const errors: SvcErrorItem[] = [];
+  const ids = values.map((value, index) => {
+    const given = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Row)[key] : value;
+    // Ids from a path or a query string arrive as text.
+    const numeric = ['integer', 'number'].includes(array.targetKey.kind);
+    const raw = numeric && typeof given === 'string' && /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : given;
+    const checked =
+      raw === undefined || raw === null ? undefined : checkColumnValue({ ...array.targetKey, nullable: false }, raw);
+    if (checked?.ok) return checked.value;
+    errors.push({
+      field: `${array.relation.property}[${index}]`,
+      code: 'invalid_value',
+      detail: `must be a ${array.relation.targetName} id or { "${key}": id }${checked ? `; it ${checked.reason}` : ''}.`,
+    });
+    return undefined;
+  });
+  if (errors.length > 0) throw new ValidationFailedException(errors);
+  return [...new Map(ids.map((id) => [String(id), id])).values()];
+}
+
+/** Applies a change inside the transaction: adding is idempotent, removing a non-member is 404, replace diffs. */
+export async function applyMembers(
+  call: OperationCall,
+  array: ArrayRelation,
+  key: EntityKey,
+  change: MemberChange,
+  session: AdapterSession,
+): Promise<void> {
+  const current = new Set((await memberRows(call, array, key, session)).map((row) => memberKey(array, row)));
+  const wanted = change.replace ? new Set(change.replace.map(String)) : undefined;
+  const add = (change.replace ?? change.add ?? []).filter((id) => !current.has(String(id)));
+  const remove = wanted
+    ? [...current].filter((id) => !wanted.has(id))
+    : (change.remove ?? []).map((id) => {
+        if (!current.has(String(id)))
+          throw new NotFoundException(
+            `${array.relation.targetName} in ${call.entity.name}.${array.relation.property}`,
+            id,
+          );
+        return id;
+      });
+  if (add.length === 0 && remove.length === 0) return;
+  const removeIds = remove.map((id) => coerceKey(array, id));
+  await call.entity.adapter.updateRelation!({
+    relation: array.relation.property,
+    key,
+    add,
+    remove: removeIds,
+    session,
+  });
+}
+
+function memberKey(array: ArrayRelation, row: Row): string {
+  return String(row[array.targetKey.property]);
+}
+
+/** A member key kept as text for the diff, back to the key's kind for the adapter. */
+function coerceKey(array: ArrayRelation, id: unknown): unknown {
+  const checked = checkColumnValue({ ...array.targetKey, nullable: false }, id);
+  return checked.ok ? checked.value : id;
+}
+
+export async function memberRows(
+  call: OperationCall,
+  array: ArrayRelation,
+  key: EntityKey,
+  session?: AdapterSession,
+): Promise<Row[]> {
+  const peer = call.entity.peer(array.relation.target);
+  const where = peer?.filterApply
+    ? await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
+        entity: peer.name,
+        operation: call.operation.id,
+        context: call.context,
+      })
+    : undefined;
+  const [members] = await call.entity.adapter.loadRelation!({
+    relation: array.relation.property,
+    parents: [key as Row],
+    view: 'live',
+    where,
+    session,
+  });
+  return (members as Row[] | null) ?? [];
+}
+
+async function listMembers(call: OperationCall, array: ArrayRelation, lookup: EntityKey): Promise<ExecuteResponse> {
+  const parent = await loadRow(call, lookup, { view: liveView(call) });
+  await checkPolicy(call, { entity: parent });
+  const rows = await memberRows(call, array, primaryKeyOf(call, parent));
+  const peer = call.entity.peer(array.relation.target);
+  const items = peer
+    ? rows.map((row) => projectRow(row, peer.output))
+    : rows.map((row) => projectRow(row, { fields: Object.keys(row) }));
+  return { status: 200, body: { items, limit: items.length, offset: 0, total: items.length }, headers: {} };
+}
