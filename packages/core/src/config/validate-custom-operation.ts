@@ -55,6 +55,12 @@ export function checkCustomOperationConfig(entity: string, id: string, config: R
       );
   }
   validateSettings(config, { scope: 'operation', entity, path, operation: settingsRulesOf(config) });
+  const ttl = (config.cache as { ttl?: unknown } | false | undefined) || undefined;
+  if (ttl?.ttl !== undefined && ttl.ttl !== false)
+    fail(
+      `${path}.cache.ttl`,
+      'would do nothing: the result cache serves findOne and findMany, not custom operations. Remove it.',
+    );
   checkRouteOptions(entity, path, config.meta);
   checkCustomSchema(entity, path, kind === 'read' ? ['output', 'query'] : ['input', 'output'], config.schema);
 }

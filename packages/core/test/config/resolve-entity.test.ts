@@ -129,6 +129,11 @@ describe('resolveEntity', () => {
         ],
         [{ publishOne: { handler: () => 1, kind: 'remove' } }, 'operations.publishOne.kind', "'read' or 'write'"],
         [
+          { lookOne: { handler: () => 1, kind: 'read', cache: { ttl: 30 } } },
+          'operations.lookOne.cache.ttl',
+          'not custom operations',
+        ],
+        [
           { publishOne: { handler: () => 1, pagination: { defaultLimit: 5 } } },
           'operations.publishOne.pagination',
           'not read by',
