@@ -9,6 +9,7 @@ import {
   withListMeta,
   type EntityConfig,
   type SvcContext,
+  type StandardSchemaV1,
   type SvcOperationInput,
 } from '@svc/core';
 import { InjectSvc, Override, Svc, SvcRegistry } from '@svc/nestjs';
@@ -35,6 +36,18 @@ class Accessors {
     return 'x';
   }
 }
+
+/** A Standard Schema for a custom write's body: `{ title }`, a non-empty string. */
+const RETITLE: StandardSchemaV1 = {
+  '~standard': {
+    validate: (value) => {
+      const title = (value as { title?: unknown } | null)?.title;
+      return typeof title === 'string' && title !== ''
+        ? { value: { title } }
+        : { issues: [{ message: 'title must be a non-empty string', path: ['title'] }] };
+    },
+  },
+};
 
 const BOOKS: EntityConfig = {
   operations: {
@@ -86,6 +99,19 @@ const BOOKS: EntityConfig = {
     accessorOne: { handler: () => new Accessors() },
     listOne: { handler: () => [{ title: 'a', foo: 1 }, { title: 'b' }] },
     strangerReadOne: { kind: 'read', handler: () => ({ nothing: 'in common' }) },
+    retitleOne: {
+      meta: { routes: { path: ':id/retitle' } },
+      schema: { input: RETITLE },
+      handler: async (input, context) => {
+        await repo(context).update(idOf(input), { title: (input.body as { title: string }).title.toUpperCase() });
+        return repo(context).findOne({ key: idOf(input) });
+      },
+    },
+    peekOne: {
+      kind: 'read',
+      meta: { routes: { method: 'GET', path: ':id/peek' } },
+      handler: async (input, context) => (await repo(context).findOne({ key: idOf(input) })) ?? { title: 'hidden' },
+    },
     sleepingOne: { enabled: false, handler: () => ({ title: 'never' }) },
   },
 };
@@ -221,6 +247,20 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
     await server().post('/books/strangerReadOne').send().expect(500);
   });
 
+  it('validates a write body with schema.input before the handler runs', async () => {
+    const bad = await server().post(`/books/${ids[4]}/retitle`).send({ title: '' }).expect(400);
+    expect(bad.body).toMatchObject({ code: 'SVC_VALIDATION_FAILED', errors: [{ field: 'title' }] });
+    const good = await server().post(`/books/${ids[4]}/retitle`).send({ title: 'loud' }).expect(201);
+    expect(good.body.title).toBe('LOUD');
+  });
+
+  it('hides soft-deleted rows from context.repository, as the standard reads do', async () => {
+    const [gone] = await t.dataSource.getRepository(Book).save([{ title: 'Gone soon' }]);
+    await t.dataSource.getRepository(Book).softDelete(gone!.id);
+    const response = await server().get(`/books/${gone!.id}/peek`).expect(201);
+    expect(response.body).toEqual({ title: 'hidden' });
+  });
+
   it('refuses If-Match with 412 SVC_PRECONDITION_UNSUPPORTED', async () => {
     const response = await server()
       .post('/books/renameOne')
@@ -278,6 +318,11 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
     await server().get('/overridden').expect(404);
     const created = await server().post('/overridden').send({ title: 'Made' }).expect(200);
     await server().delete(`/overridden/${created.body.id}`).expect(404);
+    // enabled: false is service-only: no route, but the engine runs it.
+    const engine = t.app.get(SvcRegistry).engineFor(OverriddenBooksController);
+    expect(await engine.execute({ operation: 'deleteOne', id: String(created.body.id) })).toMatchObject({
+      status: 204,
+    });
   });
 });
 
