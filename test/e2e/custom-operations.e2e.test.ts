@@ -50,6 +50,7 @@ const RETITLE: StandardSchemaV1 = {
 };
 
 const BOOKS: EntityConfig = {
+  include: { fields: ['author'] },
   operations: {
     findMany: true,
     findOne: true,
@@ -99,6 +100,16 @@ const BOOKS: EntityConfig = {
     accessorOne: { handler: () => new Accessors() },
     listOne: { handler: () => [{ title: 'a', foo: 1 }, { title: 'b' }] },
     strangerReadOne: { kind: 'read', handler: () => ({ nothing: 'in common' }) },
+    bumpOne: {
+      kind: 'read',
+      meta: { routes: { method: 'GET', path: ':id/bump', successStatus: 200 } },
+      // A read handler may write: each write is a transaction of its own.
+      handler: async (input, context) => {
+        const row = await repo(context).findOne({ key: idOf(input) });
+        await repo(context).update(idOf(input), { pages: Number(row!['pages']) + 1 });
+        return repo(context).findOne({ key: idOf(input) });
+      },
+    },
     retitleOne: {
       meta: { routes: { path: ':id/retitle' } },
       schema: { input: RETITLE },
@@ -164,6 +175,17 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
       entities: BOOKSTORE_ENTITIES,
       controllers: [
         svcController('books', Book, BOOKS),
+        svcController('handled', Book, {
+          operations: {
+            findOne: true,
+            patchOne: {
+              handler: async (input, context) => {
+                await repo(context).update(idOf(input), input.body as Record<string, unknown>);
+                return repo(context).findOne({ key: idOf(input) });
+              },
+            },
+          },
+        }),
         svcController('scoped', Book, {
           filter: { apply: () => ({ published: { eq: true } }) },
           operations: {
@@ -259,6 +281,29 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
     await t.dataSource.getRepository(Book).softDelete(gone!.id);
     const response = await server().get(`/books/${gone!.id}/peek`).expect(201);
     expect(response.body).toEqual({ title: 'hidden' });
+  });
+
+  it('answers 304 to If-None-Match on a custom read, and embeds include= relations', async () => {
+    const first = await server().get(`/books/${ids[0]}`).expect(200);
+    await server().get(`/books/${ids[0]}`).set('If-None-Match', first.headers['etag']!).expect(304);
+    const page = await server().get('/books/short?include=author&limit=1&sort=id').expect(200);
+    expect(page.body.items[0]).toHaveProperty('author');
+  });
+
+  it('lets a read handler write, each write in its own transaction', async () => {
+    const before = (await t.dataSource.getRepository(Book).findOneByOrFail({ id: ids[0] })).pages;
+    const response = await server().get(`/books/${ids[0]}/bump`).expect(200);
+    expect(response.body.pages).toBe(before + 1);
+  });
+
+  it('takes a bodiless POST to a custom write without a Content-Type', async () => {
+    await server().post('/books/receiptOne').expect(201);
+  });
+
+  it('checks If-Match on the locked row before a replacement handler of a standard write', async () => {
+    const current = await server().get(`/handled/${ids[5]}`).expect(200);
+    await server().patch(`/handled/${ids[5]}`).set('If-Match', '"stale"').send({ pages: 3 }).expect(412);
+    await server().patch(`/handled/${ids[5]}`).set('If-Match', current.headers['etag']!).send({ pages: 3 }).expect(200);
   });
 
   it('refuses If-Match with 412 SVC_PRECONDITION_UNSUPPORTED', async () => {

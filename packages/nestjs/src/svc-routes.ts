@@ -189,7 +189,7 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
   const { operation, body: takesBody } = route;
   return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
-      if (takesBody && !isJson(request) && !(operation === 'patchOne' && isJsonPatch(request))) {
+      if (takesBody && hasBody(request) && !isJson(request) && !(operation === 'patchOne' && isJsonPatch(request))) {
         throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' });
       }
       const body = !takesBody
@@ -218,6 +218,12 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
       writeProblem(request, response, error);
     }
   };
+}
+
+/** A request that carries a body at all (a bodiless POST to a custom operation needs no Content-Type). */
+function hasBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function isJsonPatch(request: Request): boolean {

@@ -10,9 +10,10 @@ import { ValidationFailedException } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
 import { etagsOn, type ExecuteResponse, type OperationCall } from '../pipeline/operation-call';
 import { runInTransaction } from '../pipeline/run-in-transaction';
-import { notModified } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { attachIncludes } from './attach-includes';
+import { includeArgs, listConfig } from './read-operations';
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import type { QueryPairs } from '../query/parse-query-string';
 import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
@@ -30,20 +31,54 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
     await checkPolicy(call, {});
     await checkQuery(call.operation.queryValidator, call.request.query);
     const plan = await readPlan(call);
-    const result = await callHandler(call, { id, query: plan });
+    const writes = { count: 0 };
+    const result = await callHandler(call, { id, query: plan }, undefined, writes);
+    // A read handler may write through context.repository (each write its own transaction): drop stale reads.
+    if (writes.count > 0) await call.entity.resultCache.invalidate(call.entity.name);
     const explicitSelect = selectSent(call.request.query);
     const response = respond(call, result, { plan, fields: explicitSelect ? plan.select : undefined });
-    return notModified(call, response);
+    await attachCustomIncludes(call, plan, result, response);
+    return conditional(call, response);
   }
   const body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
   await checkPolicy(call, { body });
   const result = await runInTransaction(call, (session) => callHandler(call, { id, body }, session));
+  // Committed: cached reads go now, before the projection can still fail the response.
+  await call.entity.resultCache.invalidate(call.entity.name);
   return respond(call, result, {});
+}
+
+/** If-None-Match on a single-object read answers 304, whatever success status the route sets. */
+function conditional(call: OperationCall, response: ExecuteResponse): ExecuteResponse {
+  if (response.etag === undefined || !ifNoneMatchHits(call, response.etag)) return response;
+  return { status: 304, etag: response.etag, headers: { ETag: response.etag } };
+}
+
+/** `include=` embeds relations into entity rows the handler returned, as findMany and findOne do. */
+async function attachCustomIncludes(
+  call: OperationCall,
+  plan: ListReadPlan,
+  result: unknown,
+  response: ExecuteResponse,
+): Promise<void> {
+  if (plan.include.length === 0 || typeof result !== 'object' || result === null) return;
+  const rows = call.operation.custom!.cardinality === 'many' ? (result as { entities: Row[] }).entities : result;
+  const body = response.body as { items?: Record<string, unknown>[] } | Record<string, unknown>[] | undefined;
+  const items =
+    call.operation.custom!.cardinality === 'many' ? (body as { items: Record<string, unknown>[] }).items : body;
+  const rowList = (Array.isArray(rows) ? rows : [rows]) as Row[];
+  const itemList = (Array.isArray(items) ? items : [items]) as Record<string, unknown>[];
+  await attachIncludes(plan.include, rowList, itemList, includeArgs(call));
+  if (response.etag !== undefined && !Array.isArray(items)) {
+    const etag = computeEtag(items as Record<string, unknown>);
+    Object.assign(response, { etag, headers: { ...response.headers, ETag: etag } });
+  }
 }
 
 function readPlan(call: OperationCall): Promise<ListReadPlan> {
   const query = call.request.query;
-  const config = call.operation.list!;
+  // Rebuilt when per-call settings change the chain, as for findMany.
+  const config = listConfig(call);
   return Array.isArray(query)
     ? resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
     : resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
@@ -60,8 +95,14 @@ async function validated(validator: NonNullable<OperationCall['operation']['quer
   return outcome.value;
 }
 
-function callHandler(call: OperationCall, input: SvcOperationInput, session?: AdapterSession): Promise<unknown> {
-  const context = { ...call.context, repository: scopedRepository(call, session), operation: call.operation.id };
+function callHandler(
+  call: OperationCall,
+  input: SvcOperationInput,
+  session?: AdapterSession,
+  writes?: { count: number },
+): Promise<unknown> {
+  const repository = scopedRepository(call, session, () => writes && writes.count++);
+  const context = { ...call.context, repository, operation: call.operation.id };
   return Promise.resolve(call.operation.handler!(input, context));
 }
 

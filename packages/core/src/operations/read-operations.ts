@@ -136,7 +136,7 @@ async function throughResultCache<T extends { response: ExecuteResponse }>(
   return fresh.response;
 }
 
-function includeArgs(call: OperationCall) {
+export function includeArgs(call: OperationCall) {
   return {
     adapter: call.entity.adapter,
     entity: call.entity.name,
@@ -146,7 +146,7 @@ function includeArgs(call: OperationCall) {
 }
 
 /** The bootstrap list config, rebuilt only when per-call settings change the chain. */
-function listConfig(call: OperationCall) {
+export function listConfig(call: OperationCall) {
   const config = call.operation.list!;
   if (call.settings === call.operation.settings) return config;
   const { entity } = call;

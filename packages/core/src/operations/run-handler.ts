@@ -7,6 +7,10 @@ import type { OperationCall } from '../pipeline/operation-call';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { scopedRepository } from './scoped-repository';
+import { checkIfMatch, needsIfMatch } from '../pipeline/stages/precondition-stage';
+import { readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+import { projectRow } from '../schema/output-projection';
 
 const READS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
 
@@ -20,7 +24,14 @@ export async function runHandler(
   const context = { ...call.context, operation: call.operation.id };
   if (READS.has(call.operation.id))
     return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call) });
-  return runInTransaction(call, async (session) =>
-    call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call, session) }),
-  );
+  return runInTransaction(call, async (session) => {
+    // If-Match still holds for a replaced single-row write: checked on the row as locked in this transaction.
+    if (needsIfMatch(call) && call.request.id !== undefined) {
+      const view =
+        call.operation.id === 'restoreOne' ? 'deleted' : call.operation.id === 'purgeOne' ? 'all' : liveView(call);
+      const row = await loadRow(call, readLookupKey(call), { view, lock: true, session });
+      checkIfMatch(call, projectRow(row, call.entity.output));
+    }
+    return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call, session) });
+  });
 }

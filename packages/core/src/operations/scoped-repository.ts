@@ -30,8 +30,22 @@ export interface ScopedRepository extends RepositoryAdapter {
   remove(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
 }
 
-export function scopedRepository(call: OperationCall, session?: AdapterSession): ScopedRepository {
+/**
+ * Without a session (a read operation's handler), each write runs in a transaction of its own, the scope check
+ * included; `onWrite` tells the caller something was written.
+ */
+export function scopedRepository(
+  call: OperationCall,
+  session?: AdapterSession,
+  onWrite?: () => void,
+): ScopedRepository {
   const adapter = call.entity.adapter;
+  /** Runs a write in the request's transaction, or in one of its own. */
+  const writing = <T>(args: Partial<WriteArgs> | undefined, work: (args: WriteArgs) => Promise<T>): Promise<T> => {
+    onWrite?.();
+    const current = sessionOf(args);
+    return current ? work({ session: current }) : adapter.transaction((own) => work({ session: own }));
+  };
   const view = (given?: RowView): RowView => given ?? liveView(call);
   const sessionOf = (args?: { session?: AdapterSession }) => args?.session ?? session;
   /** The addressed row inside the scope (locked inside a transaction), or 404. */
@@ -51,11 +65,6 @@ export function scopedRepository(call: OperationCall, session?: AdapterSession):
         call.entity.name,
         `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written.`,
       );
-  };
-  const writeArgs = (args?: Partial<WriteArgs>): WriteArgs => {
-    const current = sessionOf(args);
-    if (!current) throw new Error('@svc/core: a read operation cannot write; declare the custom operation as a write.');
-    return { session: current };
   };
   return {
     metadata: adapter.metadata,
@@ -80,27 +89,32 @@ export function scopedRepository(call: OperationCall, session?: AdapterSession):
       const where = andFilters(await scopeFilter(call), args.where);
       return adapter.findOne({ ...args, where, view: view(args.view), session: sessionOf(args) });
     },
-    async insert(values, args) {
-      const inserted = await adapter.insert(values, writeArgs(args));
-      await staysInScope(inserted.key, args);
-      return inserted;
-    },
-    async update(key, values, args) {
-      await guard(key, args, view());
-      await adapter.update(key, values, writeArgs(args));
-      await staysInScope(key, args);
-    },
-    async softDelete(key, args) {
-      await guard(key, args, view());
-      await adapter.softDelete(key, writeArgs(args));
-    },
-    async restore(key, args) {
-      await guard(key, args, 'deleted');
-      await adapter.restore(key, writeArgs(args));
-    },
-    async remove(key, args) {
-      await guard(key, args, 'all');
-      await adapter.remove(key, writeArgs(args));
-    },
+    insert: (values, args) =>
+      writing(args, async (write) => {
+        const inserted = await adapter.insert(values, write);
+        await staysInScope(inserted.key, write);
+        return inserted;
+      }),
+    update: (key, values, args) =>
+      writing(args, async (write) => {
+        await guard(key, write, view());
+        await adapter.update(key, values, write);
+        await staysInScope(key, write);
+      }),
+    softDelete: (key, args) =>
+      writing(args, async (write) => {
+        await guard(key, write, view());
+        await adapter.softDelete(key, write);
+      }),
+    restore: (key, args) =>
+      writing(args, async (write) => {
+        await guard(key, write, 'deleted');
+        await adapter.restore(key, write);
+      }),
+    remove: (key, args) =>
+      writing(args, async (write) => {
+        await guard(key, write, 'all');
+        await adapter.remove(key, write);
+      }),
   };
 }
