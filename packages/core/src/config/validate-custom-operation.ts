@@ -32,6 +32,12 @@ export function checkCustomOperationConfig(entity: string, id: string, config: R
       path,
       'is not a camelCase operation id (a lower-case letter, then letters and digits), such as publishBookOne.',
     );
+  const suffix = (config as CustomOperationConfig).cardinality === 'many' ? 'Many' : 'One';
+  if (!id.endsWith(suffix) || id === suffix.toLowerCase())
+    fail(
+      path,
+      `must spell out its cardinality: a ${suffix === 'Many' ? "cardinality 'many'" : 'single-result'} operation id ends in '${suffix}' (for example publishBook${suffix}).`,
+    );
   const allowed = [...SETTINGS_KEYS, ...CUSTOM_EXTRAS];
   for (const key of Object.keys(config)) {
     if (!allowed.includes(key)) fail(`${path}.${key}`, `is not a known key.${suggestion(key, allowed)}`);
@@ -54,7 +60,14 @@ export function checkCustomOperationConfig(entity: string, id: string, config: R
         `is valid only on a write of one row (kind 'write', cardinality 'one'); ${id} is a ${kind ?? 'write'} of ${cardinality ?? 'one'}.`,
       );
   }
-  validateSettings(config, { scope: 'operation', entity, path, operation: settingsRulesOf(config) });
+  const rules = settingsRulesOf(config);
+  validateSettings(config, {
+    scope: 'operation',
+    entity,
+    path,
+    operation: rules,
+    operationLabel: `${id} (a ${kind ?? 'write'} of ${cardinality ?? 'one'}, which follows ${rules})`,
+  });
   const ttl = (config.cache as { ttl?: unknown } | false | undefined) || undefined;
   if (ttl?.ttl !== undefined && ttl.ttl !== false)
     fail(

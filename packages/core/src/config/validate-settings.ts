@@ -11,6 +11,8 @@ export interface SettingsLocation {
   /** Key path prefix, for example `operations.findMany`. */
   readonly path?: string;
   readonly operation?: StandardOperationId;
+  /** How errors name the operation when it is not `operation` itself (a custom one following its rules). */
+  readonly operationLabel?: string;
 }
 
 type Check = (value: unknown, path: string, fail: (message: string) => never) => void;
@@ -110,7 +112,7 @@ export function validateSettings(
       fail(
         location,
         path,
-        `is not read by ${location.operation}; it takes only ${OPERATION_SETTINGS_KEYS[location.operation].join(', ')}. Move it to the entity scope.`,
+        `is not read by ${location.operationLabel ?? location.operation}; it takes only ${OPERATION_SETTINGS_KEYS[location.operation].join(', ')}. Move it to the entity scope.`,
       );
     }
     const shape = SHAPES[key];

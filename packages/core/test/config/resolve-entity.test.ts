@@ -107,6 +107,8 @@ describe('resolveEntity', () => {
       it.each<[Record<string, unknown>, string, string]>([
         [{ publishOne: true }, 'operations.publishOne', 'neither a handler nor an @Override'],
         [{ 'publish-one': { handler: () => 1 } }, 'operations.publish-one', 'camelCase'],
+        [{ publishBooks: { handler: () => 1 } }, 'operations.publishBooks', "ends in 'One'"],
+        [{ publishOne: { handler: () => 1, cardinality: 'many' } }, 'operations.publishOne', "ends in 'Many'"],
         [
           { publishOne: { handler: () => 1, kind: 'read', realtimeEvent: 'x' } },
           'operations.publishOne.realtimeEvent',
