@@ -37,7 +37,7 @@ export function prototypeSnapshot(): string[] {
 }
 
 /** Why a response breaks the contract (CONTRACT §4, §9), or undefined when it keeps it. */
-export function contractViolation(res: Response): string | undefined {
+export function contractViolation(res: Response, options: { keyset?: boolean } = {}): string | undefined {
   const type = String(res.headers['content-type'] ?? '');
   const body = bodyOf(res);
   if (res.status >= 500) return `status ${res.status}`;
@@ -58,7 +58,8 @@ export function contractViolation(res: Response): string | undefined {
   if (typeof limit !== 'number' || typeof offset !== 'number') return 'limit or offset is not a number';
   if (typeof total !== 'number') return 'total is not a number';
   if (limit < 0 || limit > 100) return `limit ${limit} outside 0..100`;
-  if (items.length !== Math.max(0, Math.min(limit, total - offset))) {
+  // A keyset page holds at most `limit` rows after its boundary; an offset page is exactly determined.
+  if (options.keyset ? items.length > limit : items.length !== Math.max(0, Math.min(limit, total - offset))) {
     return `${items.length} items for limit ${limit}, offset ${offset}, total ${total}`;
   }
   const ids = items.map((item: unknown) => (isRecord(item) ? item['id'] : undefined));
