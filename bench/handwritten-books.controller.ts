@@ -12,8 +12,15 @@ import {
   Query,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { ILike, MoreThanOrEqual, type FindOptionsOrder, type FindOptionsWhere, type Repository } from 'typeorm';
-import { BenchBook } from './entities';
+import {
+  ILike,
+  LessThan,
+  MoreThanOrEqual,
+  type FindOptionsOrder,
+  type FindOptionsWhere,
+  type Repository,
+} from 'typeorm';
+import { BenchBook, CHEAP_PAGES_BELOW } from './entities';
 
 export const HANDWRITTEN_DATA_SOURCE = 'handwritten';
 
@@ -68,5 +75,30 @@ export class HandwrittenBooksController {
     const book = await this.repo.findOneBy({ id });
     if (!book) throw new NotFoundException(`Book ${id} not found`);
     return this.repo.save(this.repo.merge(book, body));
+  }
+}
+
+/**
+ * The custom read written by hand, for the `custom-read` scenario: the same query as Svc's `cheapBooksMany` handler
+ * (`pages < 300`, ordered by pages then id, the requested page, no count) with the TypeORM repository's `find`, and the
+ * same envelope as Svc's answer, `{ items, limit, offset, total: null }`. Reads only `limit` and `offset`.
+ */
+@Controller('custom-books')
+export class HandwrittenCustomBooksController {
+  constructor(@InjectRepository(BenchBook, HANDWRITTEN_DATA_SOURCE) private readonly repo: Repository<BenchBook>) {}
+
+  @Get('cheap')
+  async cheap(
+    @Query('limit', new DefaultValuePipe(20), ParseIntPipe) limit: number,
+    @Query('offset', new DefaultValuePipe(0), ParseIntPipe) offset: number,
+  ) {
+    const take = Math.min(Math.max(limit, 1), 100);
+    const items = await this.repo.find({
+      where: { pages: LessThan(CHEAP_PAGES_BELOW) },
+      order: { pages: 'ASC', id: 'ASC' },
+      take,
+      skip: offset,
+    });
+    return { items, limit: take, offset, total: null };
   }
 }

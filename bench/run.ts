@@ -30,6 +30,8 @@ interface Scenario {
   readonly body?: () => string;
   /** Paths each app is sent once before the warm-up, so the result cache holds every key before anything is timed. */
   readonly prime?: (app: BenchAppName) => readonly string[];
+  /** Answers the list envelope: the check before timing compares both apps' whole bodies. */
+  readonly list?: true;
 }
 
 const randomId = (): number => 1 + Math.floor(Math.random() * BOOKS);
@@ -40,20 +42,25 @@ const randomFixedId = (): number => FIXED_IDS[Math.floor(Math.random() * FIXED_I
 const cachedBooks = (app: BenchAppName): string => (app === 'svc' ? '/cached-books' : '/books');
 
 const ALL_SCENARIOS: readonly Scenario[] = [
-  { name: 'list (limit 20)', method: 'GET', path: () => '/books?limit=20' },
+  { name: 'list (limit 20)', method: 'GET', path: () => '/books?limit=20', list: true },
   // The two query scenarios run before create and patch, so they read the seeded rows, not the rows writes add.
   {
     name: 'list-filtered',
     method: 'GET',
     path: () => '/books?filter[pages][gte]=100&filter[title][contains]=1&sort=-pages&limit=20',
+    list: true,
   },
-  { name: 'list-include', method: 'GET', path: () => '/books?include=author&limit=20' },
+  { name: 'list-include', method: 'GET', path: () => '/books?include=author&limit=20', list: true },
+  // A custom read operation (Svc: `cheapBooksMany`, kind 'read', cardinality 'many', its own handler over
+  // context.repository) against the same query written by hand: pages < 300, by pages then id, 20 rows, no count.
+  { name: 'custom-read', method: 'GET', path: () => '/custom-books/cheap?limit=20', list: true },
   // The result cache: Svc at /cached-books (warm) against the same hand-written route; `list` is the cache-off figure.
   {
     name: 'list-cached',
     method: 'GET',
     path: (app) => `${cachedBooks(app)}?limit=20`,
     prime: (app) => [`${cachedBooks(app)}?limit=20`],
+    list: true,
   },
   { name: 'by id', method: 'GET', path: () => `/books/${randomId()}` },
   // `by id` over a fixed id set: the cache-off figure for `by-id-cached`, which reads the same ids, all cached.
@@ -79,8 +86,8 @@ const ALL_SCENARIOS: readonly Scenario[] = [
 ];
 
 /**
- * BENCH_SCENARIOS=list,list-filtered,list-include,list-cached,by,by-id-200,by-id-cached,create,patch picks some (by
- * the first word of the name).
+ * BENCH_SCENARIOS=list,list-filtered,list-include,custom-read,list-cached,by,by-id-200,by-id-cached,create,patch picks
+ * some (by the first word of the name).
  */
 const SCENARIOS = ALL_SCENARIOS.filter(
   (scenario) =>
@@ -89,6 +96,7 @@ const SCENARIOS = ALL_SCENARIOS.filter(
 
 interface RunResult {
   readonly requestsPerSecond: number;
+  readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
   readonly errors: number;
@@ -158,6 +166,7 @@ async function load(app: BenchAppName, port: number, scenario: Scenario, seconds
   });
   return {
     requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -169,9 +178,19 @@ interface ListBody {
   readonly total: number | null;
 }
 
+/** JSON with every object's keys sorted, so two bodies compare equal whatever order each app writes its keys in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /**
  * One request of each scenario to each app: each must answer it with a 2xx before anything is timed. A list must
- * answer 20 items, and both apps the same ids in the same order and the same total; one sample item of each app is
+ * answer 20 items, and both apps the same ids in the same order and the same total, then the same whole body (the
+ * envelope `{ items, limit, offset, total }` and every item, keys in any order); one sample item of each app is
  * printed so a reader can see the two bodies are comparable.
  */
 async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): Promise<void> {
@@ -187,7 +206,7 @@ async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): P
       const text = await response.text();
       if (!response.ok)
         throw new Error(`${app} answered ${scenario.method} ${scenario.name} with ${response.status}: ${text}`);
-      if (scenario.name.startsWith('list')) {
+      if (scenario.list) {
         const list = JSON.parse(text) as ListBody;
         if (list.items.length !== 20)
           throw new Error(`${app} did not answer ${scenario.name} with 20 items: ${text.slice(0, 200)}`);
@@ -205,6 +224,14 @@ async function checkEquivalence(ports: Partial<Record<BenchAppName, number>>): P
           `the apps answered ${scenario.name} with different rows: ${lists
             .map(([app, list], i) => `${app} total ${list.total}, ids ${ids[i]}`)
             .join('; ')}`,
+        );
+      }
+      const bodies = lists.map(([, list]) => canonicalJson(list));
+      if (new Set(bodies).size > 1) {
+        throw new Error(
+          `the apps answered ${scenario.name} with different bodies: ${lists
+            .map(([app], i) => `${app} ${bodies[i]!.slice(0, 600)}`)
+            .join('\n')}`,
         );
       }
     }
@@ -230,7 +257,7 @@ const fmt = (n: number, digits = 0): string =>
 
 function formatRun(result: RunResult): string {
   const problems = result.non2xx + result.errors > 0 ? `  (!) non-2xx ${result.non2xx}, errors ${result.errors}` : '';
-  return `${fmt(result.requestsPerSecond).padStart(7)} req/s  p99 ${fmt(result.p99).padStart(4)} ms${problems}`;
+  return `${fmt(result.requestsPerSecond).padStart(7)} req/s  p50 ${fmt(result.p50).padStart(4)} ms  p99 ${fmt(result.p99).padStart(4)} ms${problems}`;
 }
 
 async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
@@ -287,7 +314,18 @@ const ratio = (a: number, b: number): string => (Number.isFinite(a / b) ? fmt(a 
 const rps = (n: number): string => (Number.isFinite(n) ? fmt(n) : '-');
 
 function printTable(db: BenchDatabase, rows: readonly Row[]): void {
-  const header = ['scenario', 'Svc req/s', 'hand-written req/s', 'Svc / hand', 'Svc p99 ms', 'hand p99 ms'];
+  const header = [
+    'scenario',
+    'Svc req/s',
+    'hand-written req/s',
+    'Svc / hand',
+    'Svc p50 ms',
+    'hand p50 ms',
+    'Svc p99 ms',
+    'hand p99 ms',
+  ];
+  const latency = (runs: readonly RunResult[], pick: (run: RunResult) => number): string =>
+    runs.length ? fmt(median(runs.map(pick))) : '-';
   const lines = rows.map((row) => {
     const svc = row.runs.svc ?? [];
     const hand = row.runs.handwritten ?? [];
@@ -298,8 +336,10 @@ function printTable(db: BenchDatabase, rows: readonly Row[]): void {
       fmt(svcRps),
       fmt(handRps),
       ratio(svcRps, handRps),
-      svc.length ? fmt(median(svc.map((r) => r.p99))) : '-',
-      hand.length ? fmt(median(hand.map((r) => r.p99))) : '-',
+      latency(svc, (r) => r.p50),
+      latency(hand, (r) => r.p50),
+      latency(svc, (r) => r.p99),
+      latency(hand, (r) => r.p99),
     ];
   });
   console.log(

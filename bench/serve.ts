@@ -11,8 +11,17 @@ import { typeorm } from '@svc/typeorm';
 import type { AddressInfo } from 'node:net';
 import { benchDataSourceOptions, type BenchDatabase } from './database';
 import { BenchBook } from './entities';
-import { HANDWRITTEN_DATA_SOURCE, HandwrittenBooksController } from './handwritten-books.controller';
-import { SvcAuthorsController, SvcBooksController, SvcCachedBooksController } from './svc-books.controller';
+import {
+  HANDWRITTEN_DATA_SOURCE,
+  HandwrittenBooksController,
+  HandwrittenCustomBooksController,
+} from './handwritten-books.controller';
+import {
+  SvcAuthorsController,
+  SvcBooksController,
+  SvcCachedBooksController,
+  SvcCustomBooksController,
+} from './svc-books.controller';
 
 export type BenchAppName = 'svc' | 'handwritten';
 
@@ -25,7 +34,7 @@ class SvcBenchModule {
     return {
       module: SvcBenchModule,
       imports: [TypeOrmModule.forRoot(benchDataSourceOptions(db)), SvcModule.forRoot({ infrastructure: typeorm() })],
-      controllers: [SvcBooksController, SvcCachedBooksController, SvcAuthorsController],
+      controllers: [SvcBooksController, SvcCachedBooksController, SvcAuthorsController, SvcCustomBooksController],
     };
   }
 }
@@ -40,7 +49,7 @@ class HandwrittenBenchModule {
         TypeOrmModule.forRoot({ ...benchDataSourceOptions(db), name: HANDWRITTEN_DATA_SOURCE }),
         TypeOrmModule.forFeature([BenchBook], HANDWRITTEN_DATA_SOURCE),
       ],
-      controllers: [HandwrittenBooksController],
+      controllers: [HandwrittenBooksController, HandwrittenCustomBooksController],
     };
   }
 }
