@@ -12,6 +12,7 @@ import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
 import { suggestion } from './did-you-mean';
+import { resolveLookup } from './resolve-lookup';
 import type { EntityConfig, PolicyFunction } from './entity-config';
 import { mergeSettingsChain } from './merge-settings';
 import { resolveOperations } from './resolve-operations';
@@ -364,30 +365,6 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
     });
   }
   return strategy !== 'hard' && hasMarker;
-}
-
-function resolveLookup(entity: string, settings: ResolvedSettings, metadata: EntityMetadata): ResolvedEntity['lookup'] {
-  const field = settings.identifier?.field;
-  if (field === undefined) return { param: 'id', fields: metadata.primaryKeys };
-  const column = metadata.columns.find((candidate) => candidate.property === field);
-  const fail = (message: string) => {
-    throw new ConfigurationException({ entity, path: 'identifier.field', message });
-  };
-  if (metadata.primaryKeys.length > 1) fail(`cannot be used on ${entity}, whose primary key is composite.`);
-  if (!column) {
-    const relation = metadata.relations.some((candidate) => candidate.property === field);
-    fail(
-      relation
-        ? `'${field}' is a relation; name a scalar column.`
-        : `'${field}' is not a column of ${entity}.${suggestion(
-            field,
-            metadata.columns.map((c) => c.property),
-          )}`,
-    );
-  }
-  if (!['string', 'uuid', 'integer', 'number', 'bigint', 'enum'].includes(column!.kind))
-    fail(`'${field}' is a ${column!.kind} column; name a string or number column.`);
-  return { param: field, fields: [field] };
 }
 
 const SETTINGS_KEYS = ['pagination', 'errors', 'cache', 'delete', 'realtime', 'identifier'] as const;
