@@ -3,7 +3,9 @@
  * PUT, DELETE on /:id/<relation>) and `jsonPatch` (PATCH /:id with an RFC 6902 array), each in one transaction.
  */
 import request from 'supertest';
-import { Author, BOOKSTORE_ENTITIES, Book, Tag } from '../fixtures/bookstore-entities';
+import { Controller } from '@nestjs/common';
+import { Override, Svc } from '@svc/nestjs';
+import { Author, BOOKSTORE_ENTITIES, Book, Review, Tag } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 
@@ -14,6 +16,7 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
   let tags: number[];
   let books: number[];
   let authors: number[];
+  let hidden: number;
   const server = () => request(t.server);
   const tagIdsOf = async (book: number) =>
     (await t.dataSource.getRepository(Book).findOneOrFail({ where: { id: book }, relations: { tags: true } })).tags
@@ -28,17 +31,22 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
       controllers: [
         svcController('books', Book, { relations: { tags: { write: { strategy: 'resource' } } } }),
         svcController('authors', Author, { relations: { books: { write: { strategy: 'replace' } } } }),
-        svcController('patched', Book, { relations: { tags: { write: { strategy: 'jsonPatch' } } } }),
+        svcController('patched', Book, {
+          select: { fields: { exclude: ['isbn'] } },
+          relations: { tags: { write: { strategy: 'jsonPatch' } } },
+        }),
+        svcController('book-reviews', Book, { relations: { reviews: { write: { strategy: 'replace' } } } }),
         svcController('locked', Book, {
           schema: { input: { update: ['title'] } },
           relations: { tags: { write: { strategy: 'resource' } } },
         }),
-        svcController('tags', Tag),
+        svcController('tags', Tag, { filter: { apply: () => ({ name: { ne: 'hidden' } }) } }),
       ],
     });
     tags = (await t.dataSource.getRepository(Tag).save(['a', 'b', 'c', 'd'].map((name) => ({ name })))).map(
       (tag) => tag.id,
     );
+    hidden = (await t.dataSource.getRepository(Tag).save({ name: 'hidden' })).id;
     authors = (await t.dataSource.getRepository(Author).save([{ name: 'Ann' }, { name: 'Bob' }])).map((a) => a.id);
     books = (
       await t.dataSource
@@ -118,6 +126,26 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
     });
   });
 
+  describe('scope and refusals', () => {
+    it('answers 422 for a target outside its own filter.apply, as for one that does not exist', async () => {
+      const response = await server().post(`/books/${books[4]}/tags`).send([hidden]).expect(422);
+      expect(response.body.code).toBe('SVC_UNRESOLVED_RELATION');
+      expect(await tagIdsOf(books[4]!)).not.toContain(hidden);
+    });
+
+    it('refuses query parameters on the member list, naming them', async () => {
+      const response = await server().get(`/books/${books[0]}/tags?limit=1`).expect(400);
+      expect(response.body).toMatchObject({ code: 'SVC_QUERY_UNSUPPORTED_PARAM', errors: [{ param: 'limit' }] });
+    });
+
+    it('refuses to detach a member whose foreign key is required, with 409', async () => {
+      const review = await t.dataSource.getRepository(Review).save({ rating: 5, book: { id: books[2]! } });
+      const response = await server().put(`/book-reviews/${books[2]}/reviews`).send([]).expect(409);
+      expect(response.body.detail).toContain('required');
+      expect(await t.dataSource.getRepository(Review).countBy({ id: review.id })).toBe(1);
+    });
+  });
+
   describe('replace on a one-to-many', () => {
     it('sets and clears the members foreign keys', async () => {
       await server().put(`/authors/${authors[1]}/books`).send([books[3], books[4]]).expect(200);
@@ -180,6 +208,25 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
       expect((await send([{ op: 'remove', path: '/tags/-' }]).expect(400)).body.code).toBe('SVC_VALIDATION_FAILED');
       await server().patch(`/patched/${books[0]}`).send({ pages: 12 }).expect(200);
     });
+
+    it('takes JSON Patch by its media type only, and never tests a field select.fields hides', async () => {
+      const hiddenTest = [{ op: 'test', path: '/isbn', value: null }];
+      await server()
+        .patch(`/patched/${books[0]}`)
+        .set('Content-Type', PATCH_TYPE)
+        .send(JSON.stringify(hiddenTest))
+        .expect(400);
+      const asJson = await server()
+        .patch(`/patched/${books[0]}`)
+        .send([{ op: 'replace', path: '/title', value: 'x' }]);
+      expect(asJson.status).toBe(400);
+      const elsewhere = await server()
+        .patch(`/books/${books[0]}`)
+        .set('Content-Type', PATCH_TYPE)
+        .send(JSON.stringify([{ op: 'replace', path: '/title', value: 'x' }]))
+        .expect(415);
+      expect(elsewhere.body.code).toBe('SVC_UNSUPPORTED_MEDIA_TYPE');
+    });
   });
 });
 
@@ -191,6 +238,24 @@ describe('relation array write bootstrap errors', () => {
       entities: BOOKSTORE_ENTITIES,
       controllers: [svcController('x', entity, { relations } as never)],
     });
+
+  it('refuses an @Override of a relation array write', async () => {
+    @Svc(Book, { relations: { tags: { write: { strategy: 'resource' } } } })
+    @Controller('o')
+    class TagsOverrideController {
+      @Override('tags:add')
+      add() {
+        return undefined;
+      }
+    }
+    const error = await bootstrapFailure({
+      db: { name: 'sqlite' },
+      suite: 'e2e_relation_writes_boot',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [TagsOverrideController],
+    });
+    expect(error.message).toContain("@Override('tags:add')");
+  });
 
   it('refuses write on a to-one relation, and an unknown strategy', async () => {
     expect((await boot(Book, { author: { write: { strategy: 'replace' } } })).message).toContain('to-one');

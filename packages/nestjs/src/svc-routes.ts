@@ -95,7 +95,7 @@ function relationRoutes(config: EntityConfig, resolvePath: (path: string) => str
     if (strategy === 'resource') {
       out.push(
         route('remove', 'DELETE', { path: `${path}/:memberId`, members: 'param' }),
-        route('list', 'GET'),
+        route('list', 'GET', { query: true }),
         route('add', 'POST'),
         route('remove', 'DELETE', { members: 'query' }),
       );
@@ -206,6 +206,7 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
         body,
         query: route.query ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
+        jsonPatch: operation === 'patchOne' && isJsonPatch(request),
         context: { request },
       });
       response.status(result.status);

@@ -14,7 +14,7 @@ import type {
   UpdateRelationArgs,
   WriteArgs,
 } from '@svc/core';
-import { UnresolvedRelationException } from '@svc/core';
+import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EntityTable } from './entity-table';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
@@ -157,6 +157,11 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       throw new Error(`@svc/typeorm: '${args.relation}' is not a to-many relation of ${this.table.name}.`);
     const target = this.table.tableOf(relation.inverseEntityMetadata.target as Function);
     const [targetKey] = target.primary;
+    if (relation.isOneToMany && args.remove.length > 0 && relation.inverseRelation?.isNullable === false) {
+      throw new ConflictException(
+        `A ${target.name} cannot be detached from ${this.table.name}.${args.relation}: its ${relation.inverseRelation.propertyPath} is required. Delete it, or attach it elsewhere.`,
+      );
+    }
     if (args.add.length > 0) {
       const params = new SqlParameters();
       const found = await manager

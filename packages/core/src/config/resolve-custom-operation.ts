@@ -103,12 +103,15 @@ export function refuseUnknownOverrides(
   operations: ReadonlyMap<string, ResolvedOperation>,
   handlers: Readonly<Record<string, OperationHandler>> | undefined,
 ): void {
+  const overridable = [...operations.values()].filter((operation) => !operation.relationWrite).map((op) => op.id);
   for (const id of Object.keys(handlers ?? {})) {
-    if (!operations.has(id)) {
+    if (!overridable.includes(id)) {
       throw new ConfigurationException({
         entity,
         path: `@Override('${id}')`,
-        message: `overrides an operation ${entity} does not serve. Name one of ${[...operations.keys()].join(', ')}.`,
+        message: operations.has(id)
+          ? `names a relation array write, which has no replaceable handler. Use a custom operation instead.`
+          : `overrides an operation ${entity} does not serve. Name one of ${overridable.join(', ')}.`,
       });
     }
   }

@@ -4,12 +4,7 @@
  * (detach, or test membership). The whole document applies in one transaction or not at all.
  */
 import type { ArrayRelation } from '../config/array-relations';
-import {
-  ConflictException,
-  NotFoundException,
-  ValidationFailedException,
-  type SvcErrorItem,
-} from '../errors/svc-exception';
+import { ConflictException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { runInTransaction } from '../pipeline/run-in-transaction';
@@ -21,7 +16,14 @@ import { checkIfMatch } from '../pipeline/stages/precondition-stage';
 import { canonicalJson } from '../cache/etag';
 import { projectRow } from '../schema/output-projection';
 import { readBody } from '../schema/validate-body';
-import { applyMembers, memberRows, readMemberIds, requireWritable, type MemberChange } from './relation-writes';
+import {
+  applyMembers,
+  memberRows,
+  notAMember,
+  readMemberIds,
+  requireWritable,
+  type MemberChange,
+} from './relation-writes';
 import { rereadInScope } from './write-operations';
 
 interface PatchOperation {
@@ -46,7 +48,8 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
     checkIfMatch(call, projectRow(locked, call.entity.output));
     await checkPolicy(call, { entity: locked, body: call.request.body });
     const key = primaryKeyOf(call, locked);
-    const state = projectRow(locked, { fields: Object.keys(locked) });
+    // `test` sees what a client may read (the item representation), never a column select.fields hides.
+    const state = projectRow(locked, call.entity.output);
     const fields: Row = {};
     const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members?: Set<string> }>();
     for (const [index, operation] of document.entries()) {
@@ -62,8 +65,8 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
           change = { add: [], remove: [], members: new Set(members) };
           changes.set(array, change);
         }
-        memberOperation(array, operation, rest, index, change as Required<typeof change>);
-      } else if (rest.length === 0 && head !== '') {
+        memberOperation(call, array, operation, rest, index, change as Required<typeof change>);
+      } else if (rest.length === 0 && head !== '' && (operation.op !== 'test' || head in state)) {
         fieldOperation(operation, head, index, state, fields);
       } else {
         throw invalid(index, operation.path, `is not a field or a '/<relation>/...' path of a jsonPatch relation.`);
@@ -134,6 +137,7 @@ function fieldOperation(operation: PatchOperation, field: string, index: number,
 }
 
 function memberOperation(
+  call: OperationCall,
   array: ArrayRelation,
   operation: PatchOperation,
   rest: readonly string[],
@@ -161,7 +165,7 @@ function memberOperation(
     if (!present) throw new ConflictException(`The JSON Patch test at ${operation.path} (operation ${index}) failed.`);
     return;
   }
-  if (!present) throw new NotFoundException(`${array.relation.targetName} in ${array.relation.property}`, id);
+  if (!present) throw notAMember(call, array, id);
   const undone = change.add.findIndex((added) => String(added) === String(id));
   if (undone >= 0) change.add.splice(undone, 1);
   else change.remove.push(id);

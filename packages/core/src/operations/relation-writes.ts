@@ -3,7 +3,14 @@
  * each write in one transaction with the parent locked, If-Match and policy checked, and the parent item returned.
  */
 import type { ArrayRelation } from '../config/array-relations';
-import { NotFoundException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
+import {
+  NotFoundException,
+  UnresolvedRelationException,
+  ValidationFailedException,
+  type SvcErrorItem,
+} from '../errors/svc-exception';
+import { andFilters } from '../query/query-ast';
+import { QueryErrors } from '../query/query-errors';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
@@ -100,6 +107,7 @@ export async function applyMembers(
         return id;
       });
   if (add.length === 0 && remove.length === 0) return;
+  await requireInTargetScope(call, array, add, session);
   const removeIds = remove.map((id) => coerceKey(array, id));
   await call.entity.adapter.updateRelation!({
     relation: array.relation.property,
@@ -108,6 +116,46 @@ export async function applyMembers(
     remove: removeIds,
     session,
   });
+}
+
+/** A member id that the parent's relation does not hold: 404 naming the relation. */
+export function notAMember(call: OperationCall, array: ArrayRelation, id: unknown): NotFoundException {
+  return new NotFoundException(`${array.relation.targetName} in ${call.entity.name}.${array.relation.property}`, id);
+}
+
+/**
+ * Rows outside the target entity's own `filter.apply` cannot be attached: answered like ids that do not exist (422),
+ * so the scope does not leak which rows exist.
+ */
+async function requireInTargetScope(
+  call: OperationCall,
+  array: ArrayRelation,
+  ids: readonly unknown[],
+  session: AdapterSession,
+): Promise<void> {
+  const peer = call.entity.peer(array.relation.target);
+  if (ids.length === 0 || !peer?.filterApply) return;
+  const scope = await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
+    entity: peer.name,
+    operation: call.operation.id,
+    context: call.context,
+  });
+  if (!scope) return;
+  const key = array.targetKey.property;
+  const { rows } = await peer.adapter.findMany({
+    where: andFilters(scope, { kind: 'condition', field: key, operator: 'in', value: ids }),
+    sort: [],
+    count: false,
+    view: 'all',
+    session,
+  });
+  const found = new Set(rows.map((row) => String(row[key])));
+  const missing = ids.filter((id) => !found.has(String(id)));
+  if (missing.length > 0) {
+    throw new UnresolvedRelationException(
+      `${array.relation.property}: no ${array.relation.targetName} with ${key} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
+    );
+  }
 }
 
 function memberKey(array: ArrayRelation, row: Row): string {
@@ -145,6 +193,15 @@ export async function memberRows(
 }
 
 async function listMembers(call: OperationCall, array: ArrayRelation, lookup: EntityKey): Promise<ExecuteResponse> {
+  // The members are served whole: no query parameter is taken, so none is silently ignored.
+  const query = call.request.query;
+  const params = Array.isArray(query) ? query.map(([name]) => name) : Object.keys(query ?? {});
+  if (params.length > 0) {
+    const errors = new QueryErrors();
+    for (const name of new Set(params))
+      errors.unsupportedParam(name, `${name} is not taken here: ${array.relation.property} members are listed whole.`);
+    errors.throwIfAny();
+  }
   const parent = await loadRow(call, lookup, { view: liveView(call) });
   await checkPolicy(call, { entity: parent });
   const rows = await memberRows(call, array, primaryKeyOf(call, parent));

@@ -22,8 +22,14 @@ export async function runHandler(
   if (call.request.id !== undefined) await checkPolicy(call, { body: input.body });
   const handlerInput = { id: input.id ?? call.request.id, body: input.body, query: input.query };
   const context = { ...call.context, operation: call.operation.id };
-  if (READS.has(call.operation.id))
-    return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call) });
+  if (READS.has(call.operation.id)) {
+    let wrote = false;
+    const repository = scopedRepository(call, undefined, () => (wrote = true));
+    const result = await call.operation.handler!(handlerInput, { ...context, repository });
+    // A read handler that wrote (each write its own transaction) leaves no stale cached reads behind.
+    if (wrote) await call.entity.resultCache.invalidate(call.entity.name);
+    return result;
+  }
   return runInTransaction(call, async (session) => {
     // If-Match still holds for a replaced single-row write: checked on the row as locked in this transaction.
     if (needsIfMatch(call) && call.request.id !== undefined) {

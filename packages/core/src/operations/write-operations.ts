@@ -1,5 +1,10 @@
 /** createOne, updateOne and patchOne: validate, then lock, check, write and re-read in one transaction. */
-import { ForbiddenException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
+import {
+  ForbiddenException,
+  NotFoundException,
+  SvcException,
+  ValidationFailedException,
+} from '../errors/svc-exception';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { projectRow } from '../schema/output-projection';
 import { readBody } from '../schema/validate-body';
@@ -37,7 +42,13 @@ export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
-  if (Array.isArray(call.request.body) && takesJsonPatch(call)) return jsonPatchOne(call);
+  if (call.request.jsonPatch) {
+    if (!takesJsonPatch(call))
+      throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', {
+        detail: `${call.entity.name} takes no JSON Patch (no relation has write.strategy 'jsonPatch'). Send a JSON object of fields as application/json.`,
+      });
+    return jsonPatchOne(call);
+  }
   const values = await readBody(call.operation.input ?? call.entity.input.patch, call.request.body);
   if (Object.keys(values).length === 0) {
     throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');

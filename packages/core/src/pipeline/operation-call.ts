@@ -14,6 +14,8 @@ export interface ExecuteRequest {
   /** Raw query-string pairs (the wire) or a programmatic query object. */
   readonly query?: QueryPairs | FindManyQuery;
   readonly headers?: { readonly ifMatch?: string; readonly ifNoneMatch?: string };
+  /** patchOne: the body is an RFC 6902 document (`application/json-patch+json`), not an object of fields. */
+  readonly jsonPatch?: boolean;
   readonly context?: SvcContext;
   /** Per-call settings: the last link of the chain. */
   readonly settings?: SvcSettings;
