@@ -71,12 +71,6 @@ const BOOKS: EntityConfig = {
         return repo(context).findOne({ key: { id } });
       },
     },
-    shortBooksMany: {
-      kind: 'read',
-      cardinality: 'many',
-      meta: { routes: { method: 'GET', path: 'short', successStatus: 200 } },
-      handler: withListMeta(builtInHandlers.findMany, (result) => ({ shortOnPage: result.entities.length })),
-    },
     titleOnlyOne: {
       kind: 'read',
       // Reproduces findOne's route shape, so it takes it.
@@ -85,6 +79,12 @@ const BOOKS: EntityConfig = {
         const row = await repo(context).findOne({ key: idOf(input) });
         return row && { id: row['id'], title: row['title'] };
       },
+    },
+    shortBooksMany: {
+      kind: 'read',
+      cardinality: 'many',
+      meta: { routes: { method: 'GET', path: 'short', successStatus: 200 } },
+      handler: withListMeta(builtInHandlers.findMany, (result) => ({ shortOnPage: result.entities.length })),
     },
     receiptOne: {
       schema: { output: PublishReceipt },

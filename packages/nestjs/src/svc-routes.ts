@@ -73,7 +73,9 @@ export function routesOf(config: EntityConfig): RouteSpec[] {
       };
     })
     .sort((a, b) => specificity(b.path) - specificity(a.path));
-  return [...customs, ...relationRoutes(config, resolvePath), ...standard];
+  // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
+  const bySpecificity = (a: RouteSpec, b: RouteSpec) => specificity(b.path) - specificity(a.path);
+  return [...customs.sort(bySpecificity), ...relationRoutes(config, resolvePath), ...standard];
 }
 
 /** `relations.<name>.write`: `replace` adds PUT /:id/<name>; `resource` adds GET, POST, PUT and DELETE there. */
