@@ -134,13 +134,8 @@ async function requireInTargetScope(
   session: AdapterSession,
 ): Promise<void> {
   const peer = call.entity.peer(array.relation.target);
-  if (ids.length === 0 || !peer?.filterApply) return;
-  const scope = await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
-    entity: peer.name,
-    operation: call.operation.id,
-    context: call.context,
-  });
-  if (!scope) return;
+  const scope = ids.length === 0 ? undefined : await targetScope(call, array);
+  if (!peer || !scope) return;
   const key = array.targetKey.property;
   const { rows } = await peer.adapter.findMany({
     where: andFilters(scope, { kind: 'condition', field: key, operator: 'in', value: ids }),
@@ -156,6 +151,17 @@ async function requireInTargetScope(
       `${array.relation.property}: no ${array.relation.targetName} with ${key} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
     );
   }
+}
+
+/** The target entity's own `filter.apply` for this caller, when the target is served and scoped. */
+async function targetScope(call: OperationCall, array: ArrayRelation) {
+  const peer = call.entity.peer(array.relation.target);
+  if (!peer?.filterApply) return undefined;
+  return resolveApplyFilter(peer.filterApply, peer.serverFilter, {
+    entity: peer.name,
+    operation: call.operation.id,
+    context: call.context,
+  });
 }
 
 function memberKey(array: ArrayRelation, row: Row): string {
@@ -174,14 +180,7 @@ export async function memberRows(
   key: EntityKey,
   session?: AdapterSession,
 ): Promise<Row[]> {
-  const peer = call.entity.peer(array.relation.target);
-  const where = peer?.filterApply
-    ? await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
-        entity: peer.name,
-        operation: call.operation.id,
-        context: call.context,
-      })
-    : undefined;
+  const where = await targetScope(call, array);
   const [members] = await call.entity.adapter.loadRelation!({
     relation: array.relation.property,
     parents: [key as Row],

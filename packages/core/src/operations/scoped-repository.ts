@@ -40,6 +40,9 @@ export function scopedRepository(
   onWrite?: () => void,
 ): ScopedRepository {
   const adapter = call.entity.adapter;
+  // The caller's scope is the same for every call of this request: resolved once, on first use.
+  let scoped: ReturnType<typeof scopeFilter> | undefined;
+  const scope = () => (scoped ??= scopeFilter(call));
   /** Runs a write in the request's transaction, or in one of its own. */
   const writing = <T>(args: Partial<WriteArgs> | undefined, work: (args: WriteArgs) => Promise<T>): Promise<T> => {
     onWrite?.();
@@ -50,13 +53,13 @@ export function scopedRepository(
   const sessionOf = (args?: { session?: AdapterSession }) => args?.session ?? session;
   /** The addressed row inside the scope (locked inside a transaction), or 404. */
   const guard = async (key: EntityKey, args: { session?: AdapterSession } | undefined, rowView: RowView) => {
-    const where = await scopeFilter(call);
+    const where = await scope();
     const current = sessionOf(args);
     const row = await adapter.findOne({ key, where, view: rowView, lock: current !== undefined, session: current });
     if (!row) throw new NotFoundException(call.entity.name, Object.values(key).join(','));
   };
   const staysInScope = async (key: EntityKey, args: { session?: AdapterSession } | undefined) => {
-    const where = await scopeFilter(call);
+    const where = await scope();
     if (!where) return;
     const row = await adapter.findOne({ key, where, view: 'all', session: sessionOf(args) });
     if (!row)
@@ -74,7 +77,7 @@ export function scopedRepository(
       : undefined,
     transaction: (work) => (session ? work(session) : adapter.transaction(work)),
     async findMany(args) {
-      const where = andFilters(await scopeFilter(call), args.where);
+      const where = andFilters(await scope(), args.where);
       return adapter.findMany({
         ...args,
         where,
@@ -82,11 +85,11 @@ export function scopedRepository(
         count: args.count ?? false,
         view: view(args.view),
         session: sessionOf(args),
-        ...('countWhere' in args ? { countWhere: andFilters(await scopeFilter(call), args.countWhere) } : {}),
+        ...('countWhere' in args ? { countWhere: andFilters(await scope(), args.countWhere) } : {}),
       });
     },
     async findOne(args) {
-      const where = andFilters(await scopeFilter(call), args.where);
+      const where = andFilters(await scope(), args.where);
       return adapter.findOne({ ...args, where, view: view(args.view), session: sessionOf(args) });
     },
     insert: (values, args) =>
