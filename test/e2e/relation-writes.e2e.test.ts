@@ -257,6 +257,22 @@ describe('relation array write bootstrap errors', () => {
     expect(error.message).toContain("@Override('tags:add')");
   });
 
+  it('refuses jsonPatch beside a patchOne handler, which a JSON Patch would bypass', async () => {
+    const error = await bootstrapFailure({
+      db: { name: 'sqlite' },
+      suite: 'e2e_relation_writes_boot',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('y', Book, {
+          relations: { tags: { write: { strategy: 'jsonPatch' } } },
+          operations: { findOne: true, patchOne: { handler: () => null } },
+        }),
+      ],
+    });
+    expect(error.message).toContain('relations.tags.write.strategy');
+    expect(error.message).toContain('patchOne');
+  });
+
   it('refuses write on a to-one relation, and an unknown strategy', async () => {
     expect((await boot(Book, { author: { write: { strategy: 'replace' } } })).message).toContain('to-one');
     expect((await boot(Book, { tags: { write: { strategy: 'merge' } } })).message).toContain(

@@ -143,6 +143,16 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     }
   }
   refuseUnknownOverrides(name, operations, args.handlers);
+  const patchHandled = operations.get('patchOne')?.handler !== undefined;
+  const jsonPatched = [...arrayRelations.values()].find((array) => array.strategy === 'jsonPatch');
+  if (patchHandled && jsonPatched) {
+    throw new ConfigurationException({
+      entity: name,
+      path: `relations.${jsonPatched.relation.property}.write.strategy`,
+      message:
+        "is 'jsonPatch', but patchOne has a replacement handler that a JSON Patch would bypass. Use 'resource' or 'replace', or drop the handler.",
+    });
+  }
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
   for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
   // Relation paths in filters and search read the related entity too, so its writes must drop these cached reads.

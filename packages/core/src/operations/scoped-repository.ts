@@ -15,6 +15,7 @@ import type {
 } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
+import { runInTransaction } from '../pipeline/run-in-transaction';
 import { andFilters, type RowView } from '../query/query-ast';
 
 type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
@@ -47,7 +48,8 @@ export function scopedRepository(
   const writing = <T>(args: Partial<WriteArgs> | undefined, work: (args: WriteArgs) => Promise<T>): Promise<T> => {
     onWrite?.();
     const current = sessionOf(args);
-    return current ? work({ session: current }) : adapter.transaction((own) => work({ session: own }));
+    // A write of its own retries deadlocks like every other transaction of the engine.
+    return current ? work({ session: current }) : runInTransaction(call, (own) => work({ session: own }));
   };
   const view = (given?: RowView): RowView => given ?? liveView(call);
   const sessionOf = (args?: { session?: AdapterSession }) => args?.session ?? session;
