@@ -22,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn, type DataSourceOptions, type Logger } from 'typeorm';
+import { nonNegativeInt, positiveInt } from './bench-env';
 
 const ROWS = 1_000_000;
 const DEPTH = 900_000;
@@ -452,16 +453,6 @@ function percentile(values: readonly number[], p: number): number {
 const ms = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '-');
 const fmtInt = (n: number): string => n.toLocaleString('en-US');
 const oneLine = (sql: string): string => sql.replace(/\s+/g, ' ').trim();
-
-function positiveInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-function nonNegativeInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value >= 0 ? value : fallback;
-}
 
 function gitState(): string {
   try {

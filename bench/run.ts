@@ -10,6 +10,7 @@ import { loadavg, cpus } from 'node:os';
 import { join } from 'node:path';
 import { seedBenchDatabase, sqliteBenchDatabase, type BenchDatabase } from './database';
 import type { BenchAppName, ServerMessage } from './serve';
+import { nonNegativeInt, positiveInt } from './bench-env';
 
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const DURATION = positiveInt('BENCH_DURATION', 5);
@@ -105,16 +106,6 @@ interface RunResult {
 interface Row {
   readonly scenario: string;
   readonly runs: Partial<Record<BenchAppName, RunResult[]>>;
-}
-
-function positiveInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-function nonNegativeInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
 function median(values: readonly number[]): number {

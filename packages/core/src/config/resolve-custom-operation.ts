@@ -42,6 +42,7 @@ export function resolveCustomOperation(args: {
   return Object.freeze({
     id,
     settingsAs: settingsRulesOf(config),
+    reads: kind === 'read',
     route: config.meta?.routes,
     state: args.state,
     settings: args.settings,

@@ -133,6 +133,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
       operations.set(id, {
         id,
         settingsAs,
+        reads: action === 'list',
         state: 'on',
         settings,
         scopes: [global, config],
@@ -325,6 +326,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   return Object.freeze({
     id,
     settingsAs: id,
+    reads: id === 'findMany' || id === 'findOne',
     route: opObject?.meta?.routes,
     state,
     settings,

@@ -13,15 +13,9 @@ export interface OperationsResolution {
   readonly customs: ReadonlyMap<string, { readonly state: OperationState; readonly config: CustomOperationConfig }>;
 }
 
-const DEFAULT_ON: readonly StandardOperationId[] = [
-  'createOne',
-  'findOne',
-  'findMany',
-  'updateOne',
-  'patchOne',
-  'deleteOne',
-];
 const SOFT_ONLY: readonly StandardOperationId[] = ['restoreOne', 'purgeOne'];
+/** On by default: every standard operation but the two that need soft delete. */
+const DEFAULT_ON = STANDARD_OPERATION_IDS.filter((id) => !SOFT_ONLY.includes(id));
 
 export function resolveOperations(args: {
   entity: string;

@@ -36,6 +36,8 @@ export interface ResolvedOperation {
   readonly id: string;
   /** The standard operation whose per-operation settings rules this one follows (itself, for a standard one). */
   readonly settingsAs: StandardOperationId;
+  /** Writes nothing of its own (findMany, findOne, a custom read, a relation member list): no cache invalidation. */
+  readonly reads: boolean;
   /** `meta.routes`, for the bindings and the success status. */
   readonly route?: RouteOptions;
   readonly custom?: CustomOperationSpec;

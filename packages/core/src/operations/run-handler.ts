@@ -12,8 +12,6 @@ import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import { projectRow } from '../schema/output-projection';
 
-const READS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
-
 export async function runHandler(
   call: OperationCall,
   input: { id?: unknown; body?: unknown; query?: unknown },
@@ -22,7 +20,7 @@ export async function runHandler(
   if (call.request.id !== undefined) await checkPolicy(call, { body: input.body });
   const handlerInput = { id: input.id ?? call.request.id, body: input.body, query: input.query };
   const context = { ...call.context, operation: call.operation.id };
-  if (READS.has(call.operation.id)) {
+  if (call.operation.reads) {
     let wrote = false;
     const repository = scopedRepository(call, undefined, () => (wrote = true));
     const result = await call.operation.handler!(handlerInput, { ...context, repository });

@@ -14,8 +14,6 @@ import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 
-const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
-
 /** Checks a response's items against the operation's output validator, if it has one. */
 async function assertServed(
   entity: string,
@@ -66,12 +64,7 @@ export class SvcEngine {
           : STANDARD_FLOWS[operation.id as StandardOperationId];
       const response = withSuccessStatus(await flow(call), operation);
       // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
-      const reads = operation.custom
-        ? operation.custom.kind === 'read'
-        : operation.relationWrite
-          ? operation.relationWrite.action === 'list'
-          : READ_OPERATIONS.has(operation.id);
-      if (!reads) await this.entity.resultCache.invalidate(this.entity.name);
+      if (!operation.reads) await this.entity.resultCache.invalidate(this.entity.name);
       await assertServed(this.entity.name, operation.outputValidator, response);
       return response;
     } catch (error) {
