@@ -73,6 +73,7 @@ describe.each(TEST_DATABASES)('since pagination on $name', (db) => {
       controllers: [
         svcController('sync', SyncItem, { pagination: { strategy: 'since', since: { field: 'changedAt' } } }),
         svcController('books', Book, { pagination: { strategy: 'since', defaultLimit: 4 } }),
+        svcController('uncounted', Book, { pagination: { strategy: 'since', count: false } }),
       ],
     });
     await t.dataSource
@@ -94,6 +95,12 @@ describe.each(TEST_DATABASES)('since pagination on $name', (db) => {
     }
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
     expect(new Set(seen).size).toBe(10);
+  });
+
+  it('follows pagination.count: total is null when counting is off, offset stays 0', async () => {
+    const page = await poll('/uncounted?limit=3');
+    expect(page).toMatchObject({ limit: 3, offset: 0, total: null });
+    expect(page.items).toHaveLength(3);
   });
 
   it('echoes its own since on a caught-up poll, and advances nextSince on a partial page', async () => {
