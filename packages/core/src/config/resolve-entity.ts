@@ -1,4 +1,5 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
+import { toOneReferences } from './to-one-references';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { OperationHandler } from './entity-config';
 import type { RelatedMetadata } from './resolve-field-path';
@@ -116,9 +117,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     const settingsAs = settingsRulesOf(custom.config);
     refuseUnservedSettings(name, settingsAs, settings, args.strategies);
     const list =
-      custom.config.kind === 'read'
-        ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete, include: reads.includer })
-        : undefined;
+      custom.config.kind === 'read' ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete }) : undefined;
     if (list && settingsAs === 'findMany') checkKeysetConfig(name, metadata, list);
     operations.set(
       id,
@@ -182,6 +181,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
     forced: buildForcedValues(name, config.set),
+    references: toOneReferences(metadata),
     arrayRelations,
     writableMembers: members,
     search: reads.search,
@@ -317,8 +317,6 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
           ...listArgs(scope),
           settings,
           softDelete,
-          include: reads.includer,
-          relationScope: reads.relationScope,
           outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
         })
       : undefined;
@@ -350,9 +348,15 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   });
 }
 
+/**
+ * What every list-query config of the entity shares (standard reads, custom reads, per-call rebuilds): the allowlists,
+ * the select config, include, and the scope of relation paths, so no read path can leave one out.
+ */
 function listArgs(scope: EntityScope) {
   const { config } = scope.args;
   return {
+    include: scope.reads.includer,
+    relationScope: scope.reads.relationScope,
     entity: scope.name,
     metadata: scope.metadata,
     related: scope.related,

@@ -16,6 +16,7 @@ import type { OutputValidator } from '../schema/output-slots';
 import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction, RouteOptions } from './entity-config';
 import type { OperationState } from './resolve-operations';
 import type { ArrayRelation, RelationAction } from './array-relations';
+import type { ToOneReference } from './to-one-references';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
 
 /** What a custom operation adds to the resolved operation. */
@@ -80,6 +81,8 @@ export interface ResolvedEntity {
   readonly output: OutputProjection;
   readonly select: SelectConfig;
   readonly forced: ForcedValues;
+  /** Owning to-one relations, which writes reference by id (checked against the target's scope). */
+  readonly references: readonly ToOneReference[];
   /** To-many relations that take array writes, by name. */
   readonly arrayRelations: ReadonlyMap<string, ArrayRelation>;
   /** Array relations the update slot lets clients write. */

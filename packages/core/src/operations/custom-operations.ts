@@ -15,6 +15,7 @@ import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-
 import { attachIncludes } from './attach-includes';
 import { includeArgs, listConfig } from './read-operations';
 import { readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import type { QueryPairs } from '../query/parse-query-string';
 import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
@@ -41,8 +42,13 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
     return conditional(call, response);
   }
   const body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
-  await checkPolicy(call, { body });
-  const result = await runInTransaction(call, (session) => callHandler(call, { id, body }, session));
+  if (id === undefined) await checkPolicy(call, { body });
+  const result = await runInTransaction(call, async (session) => {
+    // A write addressed by :id gives its policy the row, read and locked in the write's transaction (404 outside scope).
+    if (id !== undefined)
+      await checkPolicy(call, { entity: await loadRow(call, id, { view: liveView(call), lock: true, session }), body });
+    return callHandler(call, { id, body }, session);
+  });
   // Committed: cached reads go now, before the projection can still fail the response.
   await call.entity.resultCache.invalidate(call.entity.name);
   return respond(call, result, {});

@@ -8,6 +8,7 @@ import { ConflictException, ValidationFailedException, type SvcErrorItem } from 
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { runInTransaction } from '../pipeline/run-in-transaction';
+import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import { itemResponse } from '../pipeline/stages/output-stage';
@@ -74,6 +75,7 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
     }
     if (Object.keys(fields).length > 0) {
       const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
+      await requireReferencesInScope(call, values, session);
       await call.entity.adapter.update(key, values, { session });
     }
     for (const [array, change] of changes) {

@@ -12,12 +12,16 @@ import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import { projectRow } from '../schema/output-projection';
 
+/** Like the standard delete family, their replacements address a row whether it is soft-deleted or not. */
+const DELETE_FAMILY: ReadonlySet<string> = new Set(['deleteOne', 'restoreOne', 'purgeOne']);
+
 export async function runHandler(
   call: OperationCall,
   input: { id?: unknown; body?: unknown; query?: unknown },
 ): Promise<unknown> {
-  // Single-row handlers run without the pre-read, so policy sees params and body; list and create check it earlier.
-  if (call.request.id !== undefined) await checkPolicy(call, { body: input.body });
+  // A single-row read handler runs without the pre-read, so its policy sees params and body; list and create check
+  // policy earlier, and single-row writes below, on the row as locked in their transaction.
+  if (call.request.id !== undefined && call.operation.reads) await checkPolicy(call, { body: input.body });
   const handlerInput = { id: input.id ?? call.request.id, body: input.body, query: input.query };
   const context = { ...call.context, operation: call.operation.id };
   if (call.operation.reads) {
@@ -29,12 +33,13 @@ export async function runHandler(
     return result;
   }
   return runInTransaction(call, async (session) => {
-    // If-Match still holds for a replaced single-row write: checked on the row as locked in this transaction.
-    if (needsIfMatch(call) && call.request.id !== undefined) {
-      const view =
-        call.operation.id === 'restoreOne' ? 'deleted' : call.operation.id === 'purgeOne' ? 'all' : liveView(call);
+    // A replaced single-row write still guards its row as the standard one does: read and locked in this
+    // transaction (404 outside the scope), If-Match checked against it, and the policy given it.
+    if (call.request.id !== undefined) {
+      const view = DELETE_FAMILY.has(call.operation.id) ? 'all' : liveView(call);
       const row = await loadRow(call, readLookupKey(call), { view, lock: true, session });
-      checkIfMatch(call, projectRow(row, call.entity.output));
+      if (needsIfMatch(call)) checkIfMatch(call, projectRow(row, call.entity.output));
+      await checkPolicy(call, { entity: row, body: input.body });
     }
     return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call, session) });
   });

@@ -16,6 +16,8 @@ import type {
 import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
+import { scopedLoadRelation } from './scoped-load-relation';
+import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { andFilters, type RowView } from '../query/query-ast';
 
 type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
@@ -75,7 +77,7 @@ export function scopedRepository(
     metadata: adapter.metadata,
     metadataOf: adapter.metadataOf?.bind(adapter),
     loadRelation: adapter.loadRelation
-      ? (args) => adapter.loadRelation!({ ...args, session: sessionOf(args) })
+      ? async (args) => scopedLoadRelation(call, { ...args, session: sessionOf(args) }, await scope())
       : undefined,
     transaction: (work) => (session ? work(session) : adapter.transaction(work)),
     async findMany(args) {
@@ -96,6 +98,7 @@ export function scopedRepository(
     },
     insert: (values, args) =>
       writing(args, async (write) => {
+        await requireReferencesInScope(call, values, write.session);
         const inserted = await adapter.insert(values, write);
         await staysInScope(inserted.key, write);
         return inserted;
@@ -103,6 +106,7 @@ export function scopedRepository(
     update: (key, values, args) =>
       writing(args, async (write) => {
         await guard(key, write, view());
+        await requireReferencesInScope(call, values, write.session);
         await adapter.update(key, values, write);
         await staysInScope(key, write);
       }),

@@ -17,6 +17,7 @@ import { itemResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
+import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { runHandler } from './run-handler';
 import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
@@ -28,6 +29,7 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
   const row = await runInTransaction(call, async (session) => {
+    await requireReferencesInScope(call, values, session);
     const inserted = await call.entity.adapter.insert(values, { session });
     return rereadInScope(call, inserted.key, session, inserted.row);
   });
@@ -61,6 +63,7 @@ async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteR
   if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: lookup, body: values })) as Row);
   const row = await runInTransaction(call, async (session) => {
     const key = await guardRow(call, lookup, session, values);
+    await requireReferencesInScope(call, values, session);
     await call.entity.adapter.update(key, values, { session });
     return rereadInScope(call, key, session);
   });

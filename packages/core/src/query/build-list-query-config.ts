@@ -28,14 +28,24 @@ interface BuildArgs {
   readonly sort?: SortConfig;
   /** Describes related entities, for relation paths in filter.fields. */
   readonly related?: RelatedMetadata;
+  /**
+   * The readable fields. A column they close is left out of the default filter and sort allowlists (an explicit
+   * listing can still name it), so no filter or order can serve as an oracle on a hidden value.
+   */
+  readonly select?: SelectConfig;
 }
 
-export function buildFilterAllowlist({ entity, metadata, filter, related }: BuildArgs): FilterAllowlist {
+/** The columns a default allowlist starts from: the readable ones when `select` is given, else every column. */
+function defaultColumns(metadata: EntityMetadata, select: SelectConfig | undefined) {
+  return select ? metadata.columns.filter((column) => select.fieldSet.has(column.property)) : metadata.columns;
+}
+
+export function buildFilterAllowlist({ entity, metadata, filter, related, select }: BuildArgs): FilterAllowlist {
   const columns = new Map(metadata.columns.map((column) => [column.property, column]));
   const fields = new Map<string, FilterableField>();
   const spec = filter?.fields;
   const all = () =>
-    metadata.columns.forEach((column) =>
+    defaultColumns(metadata, select).forEach((column) =>
       fields.set(column.property, { column, operators: new Set(operatorsForKind(column)) }),
     );
   const known = (name: string, path: string) => {
@@ -130,8 +140,9 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
   return out;
 }
 
-export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortAllowlist {
+export function buildSortAllowlist({ entity, metadata, sort, select }: BuildArgs): SortAllowlist {
   const columns = metadata.columns.map((column) => column.property);
+  const readable = defaultColumns(metadata, select).map((column) => column.property);
   const check = (name: string, path: string) => {
     if (!columns.includes(name))
       throw new ConfigurationException({
@@ -143,11 +154,11 @@ export function buildSortAllowlist({ entity, metadata, sort }: BuildArgs): SortA
   };
   const spec = sort?.fields;
   let fields: string[];
-  if (spec === undefined) fields = columns;
+  if (spec === undefined) fields = readable;
   else if (Array.isArray(spec)) fields = (spec as string[]).map((name) => check(name, 'sort.fields'));
   else if (isPlainObject(spec) && Array.isArray((spec as { exclude?: unknown }).exclude)) {
     const excluded = new Set((spec as { exclude: string[] }).exclude.map((name) => check(name, 'sort.fields.exclude')));
-    fields = columns.filter((name) => !excluded.has(name));
+    fields = readable.filter((name) => !excluded.has(name));
   } else
     throw new ConfigurationException({
       entity,
@@ -170,9 +181,9 @@ export function buildListQueryConfig(
     strategies?: ReadonlyMap<string, PaginationStrategy>;
   },
 ): ListQueryConfig {
-  const filter = buildFilterAllowlist(args);
-  const sort = buildSortAllowlist(args);
   const select = args.select ?? buildSelectConfig(args.entity, args.metadata, undefined);
+  const filter = buildFilterAllowlist({ ...args, select });
+  const sort = buildSortAllowlist({ ...args, select });
   const columns = new Map(args.metadata.columns.map((column) => [column.property, column]));
   const refuseCursorKey = (field: string) => {
     const column = columns.get(field);
