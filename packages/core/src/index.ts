@@ -81,6 +81,7 @@ export {
   UnresolvedRelationException,
   PersistenceException,
   TransactionFailedException,
+  DatabaseUnavailableException,
   InternalException,
 } from './errors/svc-exception';
 export type { SvcErrorItem, SvcExceptionOptions } from './errors/svc-exception';

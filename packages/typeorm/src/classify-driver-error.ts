@@ -1,8 +1,17 @@
 /** Reads what failed out of a PostgreSQL, MySQL/MariaDB or SQLite driver error, without interpreting it yet. */
 import type { DatabaseDialect } from './database-dialect';
 
+/** `unavailable`: the connection was lost, refused or shut down, whatever the statement was. */
 export type DriverFailureKind =
-  'unique' | 'foreignKey' | 'notNull' | 'tooLong' | 'outOfRange' | 'invalidValue' | 'transient' | 'unknown';
+  | 'unique'
+  | 'foreignKey'
+  | 'notNull'
+  | 'tooLong'
+  | 'outOfRange'
+  | 'invalidValue'
+  | 'transient'
+  | 'unavailable'
+  | 'unknown';
 
 export interface DriverFailure {
   readonly kind: DriverFailureKind;
@@ -49,7 +58,26 @@ const POSTGRES_KINDS: Readonly<Record<string, DriverFailureKind>> = {
   '55P03': 'transient',
 };
 
+/** Node's codes for a socket the server closed, reset or never accepted; both drivers pass them through. */
+const SOCKET_LOST_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+/** SQLSTATE class 08 (connection exception), 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now. */
+const POSTGRES_UNAVAILABLE_CODE = /^(?:08[0-9A-Z]{3}|57P0[123])$/;
+
+/** node-postgres raises these as plain Errors, without a code, when the connection dies under a query. */
+const POSTGRES_LOST_MESSAGE = /^Connection terminated|is not queryable$/;
+
+function postgresUnavailable(fields: DriverErrorFields): boolean {
+  const code = String(fields.code);
+  return (
+    POSTGRES_UNAVAILABLE_CODE.test(code) ||
+    SOCKET_LOST_CODES.has(code) ||
+    POSTGRES_LOST_MESSAGE.test(String(fields.message ?? ''))
+  );
+}
+
 function classifyPostgres(fields: DriverErrorFields): DriverFailure {
+  if (postgresUnavailable(fields)) return { kind: 'unavailable', columns: [] };
   const kind = POSTGRES_KINDS[String(fields.code)] ?? 'unknown';
   const detail = typeof fields.detail === 'string' ? fields.detail : '';
   const keyColumns = /^Key \(([^)]*)\)=/.exec(detail)?.[1];
@@ -86,7 +114,27 @@ const MYSQL_KINDS: Readonly<Record<number, DriverFailureKind>> = {
   1205: 'transient',
 };
 
+/**
+ * 1053 server shutdown, 1927 connection killed (MariaDB), 4031 disconnected for inactivity (MySQL 8), 2006 server
+ * gone away and 2013 lost during query (client-side codes of the C connectors).
+ */
+const MYSQL_UNAVAILABLE_ERRNOS: ReadonlySet<number> = new Set([1053, 1927, 4031, 2006, 2013]);
+
+/** mysql2 raises these as plain Errors, without a code, when a command is sent on a connection that died. */
+const MYSQL_LOST_MESSAGE = /^Can't (?:add new command|write) (?:when connection is )?in closed state/;
+
+function mysqlUnavailable(fields: DriverErrorFields): boolean {
+  const code = String(fields.code);
+  return (
+    code === 'PROTOCOL_CONNECTION_LOST' ||
+    SOCKET_LOST_CODES.has(code) ||
+    MYSQL_UNAVAILABLE_ERRNOS.has(Number(fields.errno)) ||
+    MYSQL_LOST_MESSAGE.test(String(fields.message ?? ''))
+  );
+}
+
 function classifyMysql(fields: DriverErrorFields): DriverFailure {
+  if (mysqlUnavailable(fields)) return { kind: 'unavailable', columns: [] };
   const kind = MYSQL_KINDS[Number(fields.errno)] ?? 'unknown';
   const message = String(fields.sqlMessage ?? fields.message ?? '');
   const column =

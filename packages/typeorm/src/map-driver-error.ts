@@ -1,6 +1,7 @@
 /** Turns a driver error into the Svc exception a client can act on; the original error is always the `cause`. */
 import {
   ConflictException,
+  DatabaseUnavailableException,
   PersistenceException,
   SvcException,
   TransactionFailedException,
@@ -12,6 +13,12 @@ import type { EntityTable } from './entity-table';
 
 /** What the failed statement was doing: a foreign-key failure means a missing target on writes, a reference on deletes. */
 export type StatementKind = 'read' | 'write' | 'delete';
+
+/**
+ * Seconds a client should wait before retrying after a lost connection: long enough for the pool to reconnect or fail
+ * over, short enough that a retry through a load balancer does not stall.
+ */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 const VALIDATION_CODES = {
   notNull: { code: 'required', detail: (field: string) => `${field} is required. Send a value for it.` },
@@ -41,6 +48,8 @@ export function mapDriverError(error: unknown, table: EntityTable, statement: St
       return validationFailure(failure, table, error);
     case 'transient':
       return new TransactionFailedException(error);
+    case 'unavailable':
+      return new DatabaseUnavailableException(error, UNAVAILABLE_RETRY_AFTER_SECONDS);
     default:
       return new PersistenceException(error);
   }

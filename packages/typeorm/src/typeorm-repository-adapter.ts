@@ -164,12 +164,14 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     }
     if (args.add.length > 0) {
       const params = new SqlParameters();
-      const found = await manager
-        .createQueryBuilder()
-        .select(`${targetKey!.quoted}`, 'svc_key')
-        .from(relation.inverseEntityMetadata.target, 'svc_target')
-        .where(`${targetKey!.quoted} IN (${args.add.map((id) => params.bind(id)).join(', ')})`, params.values)
-        .getRawMany<{ svc_key: unknown }>();
+      const found = await this.guard('read', () =>
+        manager
+          .createQueryBuilder()
+          .select(`${targetKey!.quoted}`, 'svc_key')
+          .from(relation.inverseEntityMetadata.target, 'svc_target')
+          .where(`${targetKey!.quoted} IN (${args.add.map((id) => params.bind(id)).join(', ')})`, params.values)
+          .getRawMany<{ svc_key: unknown }>(),
+      );
       const present = new Set(found.map((row) => String(row.svc_key)));
       const missing = args.add.filter((id) => !present.has(String(id)));
       if (missing.length > 0) {

@@ -115,6 +115,11 @@ export const ERROR_CATALOG = {
     title: 'Transaction failed',
     detail: 'The transaction could not complete because of concurrent writes; retry after the Retry-After delay.',
   },
+  SVC_DATABASE_UNAVAILABLE: {
+    status: 503,
+    title: 'Database unavailable',
+    detail: 'The database connection was lost or refused. Retry the request after the Retry-After delay.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type SvcErrorCode = keyof typeof ERROR_CATALOG;

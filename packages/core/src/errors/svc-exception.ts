@@ -173,6 +173,16 @@ export class TransactionFailedException extends SvcException {
   }
 }
 
+/**
+ * 503 SVC_DATABASE_UNAVAILABLE: the connection was lost, refused or shut down. Never retried inside Svc: a write whose
+ * connection died (its COMMIT above all) may or may not have been applied, so the client decides.
+ */
+export class DatabaseUnavailableException extends SvcException {
+  constructor(cause: unknown, retryAfterSeconds = 1) {
+    super('SVC_DATABASE_UNAVAILABLE', { cause, headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}
+
 /** 500 SVC_INTERNAL: a bug. */
 export class InternalException extends SvcException {
   constructor(cause: unknown) {

@@ -1,0 +1,238 @@
+/** A database connection lost during a request answers 503 SVC_DATABASE_UNAVAILABLE with Retry-After; the pool recovers. */
+import request, { type Response } from 'supertest';
+import { DataSource, type DataSourceOptions, type QueryRunner } from 'typeorm';
+import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
+import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { TEST_DATABASES, type TestDatabase } from '../support/test-databases';
+import { expectItem, expectList, expectProblem } from './support/e2e-http';
+
+const SUITE = 'e2e_lost_connections';
+/** PostgreSQL application_name of the app's pool, so the suite kills its own app's backends and nobody else's. */
+const APP_NAME = 'svc_e2e_lost_connections_app';
+
+/** SQLite has no connection to lose: these specs run on the server databases only. */
+const SERVER_DATABASES = TEST_DATABASES.filter((db) => db.name !== 'sqlite');
+
+/**
+ * A second pool of two connections beside the app: `holder` takes the locks the app's requests wait on, `admin` finds
+ * the app's connections and kills them.
+ */
+interface Saboteur {
+  readonly dataSource: DataSource;
+  readonly holder: QueryRunner;
+  readonly admin: QueryRunner;
+  /** Ids (PostgreSQL pid, MariaDB thread id) of the app's connections; with `waiting`, only those waiting on a lock. */
+  appConnections(options: { waiting: boolean }): Promise<number[]>;
+  kill(id: number): Promise<void>;
+  /** Locks the whole book table, so that even plain reads of it wait. */
+  lockBookTable(): Promise<void>;
+  releaseLocks(): Promise<void>;
+}
+
+async function openSaboteur(db: TestDatabase, app: DataSource): Promise<Saboteur> {
+  const options = { ...app.options, synchronize: false, poolSize: 2, applicationName: 'svc_e2e_saboteur' };
+  const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+  const holder = dataSource.createQueryRunner();
+  const admin = dataSource.createQueryRunner();
+  await holder.connect();
+  await admin.connect();
+  const table = dataSource.getMetadata(Book).tablePath;
+  if (db.name === 'postgres') {
+    const quoted = table
+      .split('.')
+      .map((part) => `"${part}"`)
+      .join('.');
+    return {
+      dataSource,
+      holder,
+      admin,
+      appConnections: async ({ waiting }) => {
+        const rows = (await admin.query(
+          `SELECT pid FROM pg_stat_activity WHERE application_name = $1${waiting ? ` AND wait_event_type = 'Lock'` : ''}`,
+          [APP_NAME],
+        )) as { pid: number }[];
+        return rows.map((row) => Number(row.pid));
+      },
+      kill: async (pid) => {
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      },
+      lockBookTable: async () => {
+        await holder.startTransaction();
+        await holder.query(`LOCK TABLE ${quoted} IN ACCESS EXCLUSIVE MODE`);
+      },
+      releaseLocks: async () => {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+      },
+    };
+  }
+  const own = await Promise.all(
+    [holder, admin].map(async (runner) =>
+      Number(((await runner.query('SELECT CONNECTION_ID() AS id')) as { id: unknown }[])[0]?.id),
+    ),
+  );
+  const database = String((app.options as { database?: unknown }).database);
+  return {
+    dataSource,
+    holder,
+    admin,
+    appConnections: async ({ waiting }) => {
+      const rows = (await admin.query(
+        `SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = ? AND ID NOT IN (?, ?)` +
+          (waiting
+            ? // A row-lock wait shows no state of its own (MariaDB reports 'Statistics'), so match the locking read.
+              ` AND COMMAND = 'Query' AND (STATE LIKE 'Waiting for%' OR INFO LIKE '% FOR UPDATE')`
+            : ''),
+        [database, ...own],
+      )) as { id: unknown }[];
+      return rows.map((row) => Number(row.id));
+    },
+    kill: async (id) => {
+      await admin.query(`KILL ${Number(id)}`);
+    },
+    lockBookTable: async () => {
+      await holder.query(`LOCK TABLES \`${table}\` WRITE`);
+    },
+    releaseLocks: async () => {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.query('UNLOCK TABLES');
+    },
+  };
+}
+
+/** Polls `find` until it returns ids, and returns them. */
+async function eventually(find: () => Promise<number[]>, what: string): Promise<number[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ids = await find();
+    if (ids.length > 0) return ids;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Starts a request now; supertest sends it only once it is awaited or `then`ed. */
+function started(test: request.Test): Promise<Response> {
+  return test.then((res) => res);
+}
+
+function expectUnavailable(res: Response): void {
+  const problem = expectProblem(res, 503, 'SVC_DATABASE_UNAVAILABLE');
+  expect(problem.title).toBe('Database unavailable');
+  expect(res.headers['retry-after']).toMatch(/^\d+$/);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+function lostConnectionSpecs(db: TestDatabase): void {
+  let t: TestApp;
+  let saboteur: Saboteur;
+  let bookId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: SUITE,
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [svcController('books', Book)],
+      ...(db.name === 'postgres' ? { dataSource: { applicationName: APP_NAME } } : {}),
+    });
+    bookId = (await t.dataSource.getRepository(Book).save({ title: 'Original', pages: 10 })).id;
+    saboteur = await openSaboteur(db, t.dataSource);
+  });
+
+  afterEach(async () => {
+    await saboteur?.releaseLocks();
+  });
+
+  afterAll(async () => {
+    await saboteur?.holder.release();
+    await saboteur?.admin.release();
+    await saboteur?.dataSource.destroy();
+    await t?.close();
+  });
+
+  describe('when the connection of a write is killed while it waits for a row lock', () => {
+    let res: Response;
+
+    beforeAll(async () => {
+      await saboteur.holder.startTransaction();
+      await saboteur.holder.manager
+        .createQueryBuilder(Book, 'book')
+        .setLock('pessimistic_write')
+        .where('book.id = :id', { id: bookId })
+        .getOneOrFail();
+      const pending = started(request(t.server).patch(`/books/${bookId}`).send({ title: 'Lost' }));
+      for (const id of await eventually(() => saboteur.appConnections({ waiting: true }), 'the blocked PATCH')) {
+        await saboteur.kill(id);
+      }
+      res = await pending;
+      await saboteur.releaseLocks();
+    });
+
+    it('answers 503 SVC_DATABASE_UNAVAILABLE with Retry-After', () => {
+      expectUnavailable(res);
+    });
+
+    it('writes nothing', async () => {
+      const row = await saboteur.admin.manager.findOneByOrFail(Book, { id: bookId });
+      expect(row).toMatchObject({ title: 'Original', pages: 10 });
+    });
+
+    it('serves the next request on a fresh connection', async () => {
+      expect(expectItem(await request(t.server).patch(`/books/${bookId}`).send({ pages: 11 }))).toMatchObject({
+        title: 'Original',
+        pages: 11,
+      });
+    });
+  });
+
+  describe('when the connection of a read is killed while it waits for a table lock', () => {
+    let res: Response;
+
+    beforeAll(async () => {
+      await saboteur.lockBookTable();
+      const pending = started(request(t.server).get('/books'));
+      for (const id of await eventually(() => saboteur.appConnections({ waiting: true }), 'the blocked GET')) {
+        await saboteur.kill(id);
+      }
+      res = await pending;
+      await saboteur.releaseLocks();
+    });
+
+    it('answers 503 SVC_DATABASE_UNAVAILABLE with Retry-After', () => {
+      expectUnavailable(res);
+    });
+
+    it('serves the next request on a fresh connection', async () => {
+      expect(expectList(await request(t.server).get('/books')).items).toHaveLength(1);
+    });
+  });
+
+  describe('when every idle connection of the pool was killed', () => {
+    beforeAll(async () => {
+      // Both reads of a counted list run at once, so the pool holds at least two idle connections.
+      expectList(await request(t.server).get('/books'));
+      for (const id of await eventually(() => saboteur.appConnections({ waiting: false }), 'idle connections')) {
+        await saboteur.kill(id);
+      }
+      const deadline = Date.now() + 10_000;
+      while ((await saboteur.appConnections({ waiting: false })).length > 0) {
+        if (Date.now() > deadline) throw new Error('Timed out waiting for the killed connections to close.');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    });
+
+    it('serves the next read', async () => {
+      expect(expectList(await request(t.server).get('/books')).items).toHaveLength(1);
+    });
+
+    it('serves the next write', async () => {
+      expectItem(await request(t.server).patch(`/books/${bookId}`).send({ pages: 12 }));
+    });
+  });
+}
+
+if (SERVER_DATABASES.length === 0) {
+  it.skip('needs SVC_TEST_POSTGRES_URL or SVC_TEST_MYSQL_URL: SQLite has no connection to lose', () => undefined);
+} else {
+  describe.each(SERVER_DATABASES)('lost database connections on $name', lostConnectionSpecs);
+}
