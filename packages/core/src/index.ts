@@ -1,6 +1,7 @@
 /** @svc/core: every public export, by name. */
 export { createSvc, createCrud, SvcInstance } from './service/create-svc';
 export type { SvcOptions, CrudRuntime } from './service/create-svc';
+export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type { CallOptions, ListEnvelope } from './service/svc-service';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';

@@ -234,6 +234,9 @@ function isJsonPatch(request: Request): boolean {
   return typeof type === 'string' && /^application\/json-patch\+json\s*(;|$)/i.test(type);
 }
 
+/** Express's own default JSON body limit (100 kB), so a JSON Patch is no larger than any other body. */
+const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
+
 /** The JSON body of a media type Express's JSON parser leaves alone (`application/json-patch+json`). */
 async function readJson(request: Request): Promise<unknown> {
   if (request.body !== undefined && !(typeof request.body === 'object' && Object.keys(request.body).length === 0))
@@ -242,7 +245,10 @@ async function readJson(request: Request): Promise<unknown> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 1_048_576) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: 'The JSON Patch is over 1 MB.' });
+    if (size > JSON_PATCH_LIMIT_BYTES)
+      throw new SvcException('SVC_PAYLOAD_TOO_LARGE', {
+        detail: 'The JSON Patch is over 100 kB, the limit of every JSON body. Split it into several patches.',
+      });
     chunks.push(chunk);
   }
   try {

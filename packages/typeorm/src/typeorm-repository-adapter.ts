@@ -35,6 +35,15 @@ interface SelectArgs {
   readonly view: RowView;
 }
 
+/** Members written or looked up per statement. */
+const MEMBER_CHUNK = 200;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
   private readonly table: EntityTable;
@@ -163,16 +172,19 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       );
     }
     if (args.add.length > 0) {
-      const params = new SqlParameters();
-      const found = await this.guard('read', () =>
-        manager
-          .createQueryBuilder()
-          .select(`${targetKey!.quoted}`, 'svc_key')
-          .from(relation.inverseEntityMetadata.target, 'svc_target')
-          .where(`${targetKey!.quoted} IN (${args.add.map((id) => params.bind(id)).join(', ')})`, params.values)
-          .getRawMany<{ svc_key: unknown }>(),
-      );
-      const present = new Set(found.map((row) => String(row.svc_key)));
+      const present = new Set<string>();
+      for (const ids of chunks(args.add, MEMBER_CHUNK)) {
+        const params = new SqlParameters();
+        const found = await this.guard('read', () =>
+          manager
+            .createQueryBuilder()
+            .select(`${targetKey!.quoted}`, 'svc_key')
+            .from(relation.inverseEntityMetadata.target, 'svc_target')
+            .where(`${targetKey!.quoted} IN (${ids.map((id) => params.bind(id)).join(', ')})`, params.values)
+            .getRawMany<{ svc_key: unknown }>(),
+        );
+        for (const row of found) present.add(String(row.svc_key));
+      }
       const missing = args.add.filter((id) => !present.has(String(id)));
       if (missing.length > 0) {
         throw new UnresolvedRelationException(
@@ -180,13 +192,11 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         );
       }
     }
-    await this.guard('write', () =>
-      manager
-        .createQueryBuilder()
-        .relation(this.target, args.relation)
-        .of(args.key)
-        .addAndRemove([...args.add], [...args.remove]),
-    );
+    // In chunks: TypeORM writes a removal as one OR of key pairs and an addition as one multi-row INSERT, which past a
+    // few hundred members would outgrow SQLite's expression depth and any database's bound-parameter limit.
+    const builder = () => manager.createQueryBuilder().relation(this.target, args.relation).of(args.key);
+    for (const ids of chunks(args.remove, MEMBER_CHUNK)) await this.guard('write', () => builder().remove([...ids]));
+    for (const ids of chunks(args.add, MEMBER_CHUNK)) await this.guard('write', () => builder().add([...ids]));
   }
 
   metadataOf(target: Function): EntityMetadata {

@@ -1,16 +1,53 @@
 /** Strong ETags: a hash of the canonical JSON of a single-item representation. Pure JS: core has no Node imports. */
 
-/** JSON with object keys sorted at every level, so equal representations hash equally. */
+/**
+ * JSON with object keys sorted at every level, so equal representations hash equally. Iterative, with its own stack:
+ * a deeply nested JSON column (written by another program, say) cannot overflow the call stack of a read.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  const record = value as Record<string, unknown>;
-  return `{${keys
-    .filter((key) => record[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-    .join(',')}}`;
+  const out: string[] = [];
+  // Pending work, last first: values still to write, and literal text (brackets, commas, keys) between them.
+  const values: unknown[] = [value];
+  const texts: (string | undefined)[] = [undefined];
+  while (values.length > 0) {
+    const text = texts.pop();
+    let next = values.pop();
+    if (text !== undefined) {
+      out.push(text);
+      continue;
+    }
+    if (next instanceof Date) next = next.toISOString();
+    if (next === null || typeof next !== 'object') {
+      out.push(JSON.stringify(next) ?? 'null');
+    } else if (Array.isArray(next)) {
+      out.push('[');
+      values.push(undefined);
+      texts.push(']');
+      for (let i = next.length - 1; i >= 0; i--) {
+        values.push(next[i]);
+        texts.push(undefined);
+        if (i > 0) {
+          values.push(undefined);
+          texts.push(',');
+        }
+      }
+    } else {
+      const record = next as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .filter((key) => record[key] !== undefined)
+        .sort();
+      out.push('{');
+      values.push(undefined);
+      texts.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        values.push(record[keys[i]!]);
+        texts.push(undefined);
+        values.push(undefined);
+        texts.push(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`);
+      }
+    }
+  }
+  return out.join('');
 }
 
 /** `"<hash>"` of the representation (two independent 53-bit hashes, 106 bits in all). */

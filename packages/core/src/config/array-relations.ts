@@ -13,7 +13,15 @@ export interface ArrayRelation {
   readonly strategy: ArrayWriteStrategy;
   /** The target's primary key: members are named by it. */
   readonly targetKey: ColumnMetadata;
+  /** Member ids one request may name (`write.maxMembers`). */
+  readonly maxMembers: number;
 }
+
+/** @default 1000 member ids per request; a request naming more is a 400. */
+export const DEFAULT_MAX_MEMBERS = 1000;
+/** Writes are chunked below the databases' parameter limits, but one request stays a bounded amount of work. */
+const MAX_CONFIGURABLE_MEMBERS = 10_000;
+const WRITE_KEYS = ['strategy', 'maxMembers'];
 
 /** The operations each strategy adds, as `<relation>:<action>` ids (jsonPatch rides on patchOne instead). */
 export const ARRAY_ACTIONS: Readonly<Record<ArrayWriteStrategy, readonly RelationAction[]>> = {
@@ -44,14 +52,22 @@ export function buildArrayRelations(
     if (!isPlainObject(write) || !STRATEGIES.includes(write.strategy as ArrayWriteStrategy))
       fail(`must be { strategy } with strategy ${STRATEGIES.join(', ')}.`, `${path}.strategy`);
     for (const key of Object.keys(write as object))
-      if (key !== 'strategy') fail('is not a known key; write takes only strategy.', `${path}.${key}`);
+      if (!WRITE_KEYS.includes(key)) fail('is not a known key; write takes strategy and maxMembers.', `${path}.${key}`);
+    const maxMembers = (write as { maxMembers?: unknown }).maxMembers ?? DEFAULT_MAX_MEMBERS;
+    if (
+      !Number.isInteger(maxMembers) ||
+      (maxMembers as number) < 1 ||
+      (maxMembers as number) > MAX_CONFIGURABLE_MEMBERS
+    )
+      fail(`must be an integer from 1 to ${MAX_CONFIGURABLE_MEMBERS}.`, `${path}.maxMembers`);
     if (!adapter.updateRelation || !adapter.metadataOf)
       fail(`needs an adapter that writes relations (updateRelation); ${adapter.metadata.name}'s does not.`);
     const target = adapter.metadataOf!(relation.target);
     if (target.primaryKeys.length !== 1)
       fail(`${target.name} has a composite primary key; array writes name members by a single key.`);
     const targetKey = target.columns.find((column) => column.property === target.primaryKeys[0])!;
-    out.set(name, { relation, strategy: (write as { strategy: ArrayWriteStrategy }).strategy, targetKey });
+    const strategy = (write as { strategy: ArrayWriteStrategy }).strategy;
+    out.set(name, { relation, strategy, targetKey, maxMembers: maxMembers as number });
   }
   return out;
 }

@@ -38,6 +38,8 @@ export interface FilterConfig {
     readonly maxInValues?: number;
     /** @default 200 */
     readonly maxLikePatternLength?: number;
+    /** Conditions one filter may hold across its groups (at most 500). @default 100 */
+    readonly maxTerms?: number;
   };
 }
 

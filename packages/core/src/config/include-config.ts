@@ -26,7 +26,11 @@ export interface IncludeConfigInput {
 export interface RelationConfigInput {
   readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
   /** To-many relations only: array writes through `PUT /:id/<relation>`, sub-resource routes, or JSON Patch. */
-  readonly write?: { readonly strategy: 'replace' | 'resource' | 'jsonPatch' };
+  readonly write?: {
+    readonly strategy: 'replace' | 'resource' | 'jsonPatch';
+    /** Member ids one request may name; more is a 400. @default 1000 (at most 10000) */
+    readonly maxMembers?: number;
+  };
 }
 
 export interface IncludableRelation {

@@ -1,5 +1,6 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
 import { toOneReferences } from './to-one-references';
+import { DEFAULT_MAX_INPUT_DEPTH } from '../schema/input-depth';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { OperationHandler } from './entity-config';
 import type { RelatedMetadata } from './resolve-field-path';
@@ -62,6 +63,8 @@ export interface ResolveEntityArgs {
   readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
   /** Handlers bound by the framework (`@Override(<id>)` methods), ahead of `handler` in the config. */
   readonly handlers?: Readonly<Record<string, OperationHandler>>;
+  /** `SvcOptions.inputLimits.maxDepth`. @default 32 */
+  readonly maxInputDepth?: number;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -182,6 +185,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     select: reads.select,
     forced: buildForcedValues(name, config.set),
     references: toOneReferences(metadata),
+    maxInputDepth: args.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
     arrayRelations,
     writableMembers: members,
     search: reads.search,

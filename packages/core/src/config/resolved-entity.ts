@@ -81,6 +81,8 @@ export interface ResolvedEntity {
   readonly output: OutputProjection;
   readonly select: SelectConfig;
   readonly forced: ForcedValues;
+  /** How deep a request's body, programmatic query or id may nest. */
+  readonly maxInputDepth: number;
   /** Owning to-one relations, which writes reference by id (checked against the target's scope). */
   readonly references: readonly ToOneReference[];
   /** To-many relations that take array writes, by name. */

@@ -22,6 +22,7 @@ import {
   memberRows,
   notAMember,
   readMemberIds,
+  requireFewMembers,
   requireWritable,
   type MemberChange,
 } from './relation-writes';
@@ -67,10 +68,11 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
           changes.set(array, change);
         }
         memberOperation(call, array, operation, rest, index, change as Required<typeof change>);
-      } else if (rest.length === 0 && head !== '' && (operation.op !== 'test' || head in state)) {
+      } else if (rest.length === 0 && fieldPathTaken(call, operation, head, state)) {
         fieldOperation(operation, head, index, state, fields);
       } else {
-        throw invalid(index, operation.path, `is not a field or a '/<relation>/...' path of a jsonPatch relation.`);
+        const code = operation.op === 'test' || rest.length > 0 ? 'invalid_value' : 'not_writable';
+        throw invalid(index, operation.path, fieldPathProblem(call, operation, head, state), code);
       }
     }
     if (Object.keys(fields).length > 0) {
@@ -87,6 +89,23 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
   for (const array of call.entity.arrayRelations.values())
     await call.entity.resultCache.invalidate(array.relation.targetName);
   return itemResponse(call, row);
+}
+
+/**
+ * A field path names an own field, never the prototype chain: `test` reads a served field, and add, replace and
+ * remove write a field the patch slot lets clients write.
+ */
+function fieldPathTaken(call: OperationCall, operation: PatchOperation, head: string, state: Row): boolean {
+  if (operation.op === 'test') return Object.hasOwn(state, head);
+  return (call.operation.input ?? call.entity.input.patch).fields.has(head);
+}
+
+function fieldPathProblem(call: OperationCall, operation: PatchOperation, head: string, state: Row): string {
+  const served = Object.hasOwn(state, head);
+  if (operation.op !== 'test' && served) return `names a field that is not writable here (${operation.op} on it).`;
+  const relation = call.entity.arrayRelations.get(head);
+  if (relation) return `names relation '${head}', whose write.strategy is '${relation.strategy}', not 'jsonPatch'.`;
+  return `is not a field or a '/<relation>/...' path of a jsonPatch relation.`;
 }
 
 function readDocument(body: unknown): PatchOperation[] {
@@ -150,7 +169,10 @@ function memberOperation(
   if (rest.length !== 1 || member === undefined || member === '')
     throw invalid(index, operation.path, `must be /${array.relation.property}/- or /${array.relation.property}/<id>.`);
   if (operation.op === 'add' && member === '-') {
-    for (const id of readMemberIds(array, operation.value)) {
+    const ids = readMemberIds(array, operation.value);
+    // Across the whole document, as if the ids came in one request.
+    requireFewMembers(array, change.add.length + ids.length);
+    for (const id of ids) {
       // Attaching what this document detached earlier cancels the detach.
       const undone = change.remove.findIndex((removed) => String(removed) === String(id));
       if (undone >= 0) change.remove.splice(undone, 1);
@@ -174,8 +196,6 @@ function memberOperation(
   change.members.delete(String(id));
 }
 
-function invalid(index: number, path: string, why: string): ValidationFailedException {
-  return new ValidationFailedException([
-    { field: `/${index}/path`, code: 'invalid_value', detail: `'${path}' ${why}` },
-  ]);
+function invalid(index: number, path: string, why: string, code = 'invalid_value'): ValidationFailedException {
+  return new ValidationFailedException([{ field: `/${index}/path`, code, detail: `'${path}' ${why}` }]);
 }

@@ -65,6 +65,7 @@ export function requireWritable(call: OperationCall, relation: string): void {
 export function readMemberIds(array: ArrayRelation, body: unknown): unknown[] {
   const key = array.targetKey.property;
   const values = Array.isArray(body) ? body : [body];
+  requireFewMembers(array, values.length);
   const errors: SvcErrorItem[] = [];
   const ids = values.map((value, index) => {
     const given = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Row)[key] : value;
@@ -83,6 +84,19 @@ export function readMemberIds(array: ArrayRelation, body: unknown): unknown[] {
   });
   if (errors.length > 0) throw new ValidationFailedException(errors);
   return [...new Map(ids.map((id) => [String(id), id])).values()];
+}
+
+/** One request names at most `write.maxMembers` member ids: a 400 naming the relation beyond that. */
+export function requireFewMembers(array: ArrayRelation, count: number): void {
+  if (count <= array.maxMembers) return;
+  const name = array.relation.property;
+  throw new ValidationFailedException([
+    {
+      field: name,
+      code: 'too_many_members',
+      detail: `'${name}' names ${count} members; one request takes at most ${array.maxMembers} (relations.${name}.write.maxMembers). Send them in several requests.`,
+    },
+  ]);
 }
 
 /** Applies a change inside the transaction: adding is idempotent, removing a non-member is 404, replace diffs. */

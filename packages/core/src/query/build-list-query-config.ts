@@ -19,7 +19,15 @@ import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
 
-const DEFAULT_LIMITS: FilterLimits = { maxDepth: 3, maxInValues: 100, maxLikePatternLength: 200 };
+const DEFAULT_LIMITS: FilterLimits = { maxDepth: 3, maxInValues: 100, maxLikePatternLength: 200, maxTerms: 100 };
+
+/**
+ * What every database can run: SQLite parses a chain of OR/AND terms as a tree at most 1,000 deep, and binds at most
+ * 32,766 parameters per statement (PostgreSQL and MySQL 65,535). A filter's terms times its `in` list length bounds the
+ * parameters it binds; the rest of the statement (scope, keyset, search) needs a margin.
+ */
+const LIMIT_CAPS: Partial<FilterLimits> = { maxTerms: 500, maxDepth: 20 };
+const MAX_FILTER_PARAMETERS = 30_000;
 
 interface BuildArgs {
   readonly entity: string;
@@ -135,8 +143,21 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
         message: 'must be a positive integer.',
       });
     }
+    const cap = LIMIT_CAPS[key as keyof FilterLimits];
+    if (cap !== undefined && value > cap)
+      throw new ConfigurationException({
+        entity,
+        path: `filter.limits.${key}`,
+        message: `is ${value}; the most every database can run is ${cap}.`,
+      });
     out[key as keyof FilterLimits] = value;
   }
+  if (out.maxTerms * out.maxInValues > MAX_FILTER_PARAMETERS)
+    throw new ConfigurationException({
+      entity,
+      path: 'filter.limits',
+      message: `allows ${out.maxTerms} terms of ${out.maxInValues} 'in' values: ${out.maxTerms * out.maxInValues} bound parameters, past the ${MAX_FILTER_PARAMETERS} every database can take. Lower maxTerms or maxInValues.`,
+    });
   return out;
 }
 

@@ -6,6 +6,8 @@ export interface FilterLimits {
   readonly maxDepth: number;
   readonly maxInValues: number;
   readonly maxLikePatternLength: number;
+  /** Conditions one client filter may hold, across all its groups. */
+  readonly maxTerms: number;
 }
 
 export interface FilterableField {

@@ -12,6 +12,8 @@ const OPERATOR_SET: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 interface Walk {
   readonly allowlist: FilterAllowlist;
   readonly errors: QueryErrors;
+  /** Conditions resolved so far (every field-operator pair, whatever group holds it). */
+  terms: number;
 }
 
 /** Resolves `expression`; problems go to `errors` under the parameter name `param` (for example `filter`). */
@@ -21,7 +23,19 @@ export function resolveFilterExpression(
   errors: QueryErrors,
   param = 'filter',
 ): FilterNode | undefined {
-  return resolveObject(expression, param, 0, { allowlist, errors });
+  const walk: Walk = { allowlist, errors, terms: 0 };
+  const node = resolveObject(expression, param, 0, walk);
+  // A client's filter is bounded in breadth as in depth; server-written ones (filter.apply, filter.default) are not.
+  const { maxTerms } = allowlist.limits;
+  if (param === 'filter' && walk.terms > maxTerms) {
+    errors.add(
+      param,
+      'too_many_terms',
+      `${param} has ${walk.terms} conditions; the limit is ${maxTerms}. Use fewer conditions, or 'in' lists.`,
+    );
+    return undefined;
+  }
+  return node;
 }
 
 function resolveObject(expression: unknown, param: string, depth: number, walk: Walk): FilterNode | undefined {
@@ -84,6 +98,7 @@ function resolveField(field: string, value: unknown, param: string, walk: Walk):
     return undefined;
   }
   const conditions: FilterNode[] = [];
+  walk.terms += Object.keys(value).length;
   for (const operator of Object.keys(value)) {
     const node = resolveCondition(field, allowed, operator, value[operator], `${param}[${operator}]`, walk);
     if (node) conditions.push(node);

@@ -1,4 +1,5 @@
 /** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
+import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
 import { resolveEntity } from '../config/resolve-entity';
@@ -30,6 +31,8 @@ export interface SvcOptions extends GlobalSettings {
   readonly classSchemas?: ClassSchemaAdapter;
   /** Custom pagination strategies, selected by `pagination.strategy: '<name>'`. */
   readonly paginationStrategies?: readonly PaginationStrategy[];
+  /** Bounds on request input: how deep a body (or a programmatic query or id) may nest. @default { maxDepth: 32 } */
+  readonly inputLimits?: InputLimits;
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -53,6 +56,7 @@ const OPTION_KEYS = [
   'cacheKey',
   'classSchemas',
   'paginationStrategies',
+  'inputLimits',
 ];
 
 export class SvcInstance {
@@ -63,7 +67,11 @@ export class SvcInstance {
   /** Built-in and registered pagination strategies by name. */
   private readonly strategies: ReadonlyMap<string, PaginationStrategy>;
 
+  /** `inputLimits.maxDepth`, checked once. */
+  private readonly maxInputDepth: number;
+
   constructor(readonly options: SvcOptions) {
+    this.maxInputDepth = resolveMaxInputDepth(options.inputLimits);
     this.resultCache = new ResultCache(options.cacheStore ?? new MemoryCacheStore(), options.cacheKey);
     this.strategies = registerStrategies(options.paginationStrategies ?? []);
   }
@@ -89,6 +97,7 @@ export class SvcInstance {
       cacheKey,
       classSchemas,
       paginationStrategies: _p,
+      inputLimits: _l,
       ...global
     } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
@@ -105,6 +114,7 @@ export class SvcInstance {
       classSchemas,
       strategies: this.strategies,
       handlers: runtime.handlers,
+      maxInputDepth: this.maxInputDepth,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));

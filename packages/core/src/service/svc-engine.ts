@@ -8,6 +8,7 @@ import { refuseUnservedSettings } from '../config/served-settings';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';
+import { checkInputDepth } from '../schema/input-depth';
 import { assertOutput, type OutputValidator } from '../schema/output-slots';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 
@@ -57,6 +58,7 @@ export class SvcEngine {
     }
     const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
     try {
+      checkInputDepth(request, this.entity.maxInputDepth);
       const flow = operation.custom
         ? customOperation
         : operation.relationWrite

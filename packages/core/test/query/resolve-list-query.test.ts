@@ -371,8 +371,13 @@ describe('resolveWireListQuery', () => {
       expect(error.errors![0]).toMatchObject({ param: 'filter[title][contains]', code: 'pattern_too_long' });
     });
 
-    it('apply the default limits of SPEC.md', () => {
-      expect(listConfig().filter.limits).toEqual({ maxDepth: 3, maxInValues: 100, maxLikePatternLength: 200 });
+    it('apply the default limits', () => {
+      expect(listConfig().filter.limits).toEqual({
+        maxDepth: 3,
+        maxInValues: 100,
+        maxLikePatternLength: 200,
+        maxTerms: 100,
+      });
     });
   });
 

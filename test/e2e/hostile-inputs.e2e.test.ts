@@ -1,0 +1,273 @@
+/**
+ * Inputs built to break the server: JSON Patch paths up the prototype chain, bodies nested thousands deep, filters a
+ * thousand terms wide and member lists past any parameter limit. Each is a 4xx naming what was wrong, and nothing is
+ * written; none is a 500.
+ */
+import request from 'supertest';
+import { Book, BOOKSTORE_ENTITIES, Note, Tag } from '../fixtures/bookstore-entities';
+import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { TEST_DATABASES } from '../support/test-databases';
+import { expectItem, expectList, expectProblem } from './support/e2e-http';
+import { SvcRegistry } from '@svc/nestjs';
+import type { SvcException } from '@svc/core';
+
+/** `{ a: { a: ... 1 } }`, `levels` objects deep. */
+function nested(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
+/** The JSON text of `levels` nested objects, built without recursion (JSON.stringify overflows past a few thousand). */
+function nestedJson(levels: number): string {
+  return `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+}
+
+describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
+  let t: TestApp;
+  let bookId: number;
+  const Books = svcController('books', Book, {
+    relations: { tags: { write: { strategy: 'jsonPatch' } } },
+    select: { fields: { exclude: ['isbn'] } },
+  });
+  /** A list read with wire query pairs, past the HTTP server's header-size limit (which answers 431 first). */
+  const listBooks = (filter: string) =>
+    t.app
+      .get(SvcRegistry)
+      .engineFor(Books)
+      .execute({ operation: 'findMany', query: [['filter', filter]] });
+  let noteId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_hostile_inputs',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        Books,
+        svcController('resource-books', Book, { relations: { tags: { write: { strategy: 'resource' } } } }),
+        svcController('small-books', Book, { relations: { tags: { write: { strategy: 'replace', maxMembers: 3 } } } }),
+        svcController('notes', Note),
+        svcController('tags', Tag),
+      ],
+    });
+    bookId = (await t.dataSource.getRepository(Book).save({ title: 'Target', isbn: 'isbn-1' })).id;
+    noteId = (await t.dataSource.getRepository(Note).save({ text: 'seed' })).id;
+    await t.dataSource.getRepository(Tag).save([{ name: 't1' }, { name: 't2' }, { name: 't3' }, { name: 't4' }]);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const patch = (path: string, document: unknown) =>
+    request(t.server).patch(path).set('Content-Type', 'application/json-patch+json').send(JSON.stringify(document));
+  const bookRow = () => t.dataSource.getRepository(Book).findOneByOrFail({ id: bookId });
+
+  describe('JSON Patch paths', () => {
+    it.each(['/constructor', '/__proto__', '/toString', '/hasOwnProperty', '/isbn'])(
+      'refuses test on %s, which is not a served field, with a 400 naming it',
+      async (path) => {
+        const problem = expectProblem(
+          await patch(`/books/${bookId}`, [{ op: 'test', path, value: {} }]),
+          400,
+          'SVC_VALIDATION_FAILED',
+        );
+        expect(problem.errors?.[0]?.detail).toContain(`'${path}'`);
+      },
+    );
+
+    it.each([
+      ['add', '/__proto__'],
+      ['add', '/constructor'],
+      ['replace', '/id'],
+      ['replace', '/deletedAt'],
+      ['replace', '/updatedAt'],
+      ['add', '/nope'],
+      ['remove', '/toString'],
+    ])('refuses %s on %s with a 400 naming it, and writes nothing', async (op, path) => {
+      const before = await bookRow();
+      const problem = expectProblem(
+        await patch(`/books/${bookId}`, [
+          { op: 'replace', path: '/title', value: 'Changed' },
+          { op, path, value: { title: 'polluted' } },
+        ]),
+        400,
+        'SVC_VALIDATION_FAILED',
+      );
+      expect(problem.errors?.[0]).toMatchObject({ field: '/1/path' });
+      expect(problem.errors?.[0]?.detail).toContain(`'${path}'`);
+      expect(await bookRow()).toEqual(before);
+      expect(({} as Record<string, unknown>)['title']).toBeUndefined();
+    });
+
+    it('still tests and writes own, served fields', async () => {
+      const item = expectItem(
+        await patch(`/books/${bookId}`, [
+          { op: 'test', path: '/title', value: 'Target' },
+          { op: 'replace', path: '/pages', value: 7 },
+        ]),
+      );
+      expect(item).toMatchObject({ title: 'Target', pages: 7 });
+    });
+  });
+
+  describe('deeply nested bodies', () => {
+    it.each([
+      [33, 400],
+      [3000, 400],
+      [5000, 400],
+      [15000, 400],
+      [100000, 413],
+    ])('refuses %i levels in a JSON column with a %i, writing nothing', async (levels, status) => {
+      const before = await t.dataSource.getRepository(Note).count();
+      const res = await request(t.server)
+        .post('/notes')
+        .set('Content-Type', 'application/json')
+        .send(`{"text":"deep","data":${nestedJson(levels)}}`);
+      expect(res.status).toBe(status);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(await t.dataSource.getRepository(Note).count()).toBe(before);
+      const again = await request(t.server)
+        .patch(`/notes/${noteId}`)
+        .set('Content-Type', 'application/json')
+        .send(`{"data":${nestedJson(levels)}}`);
+      expect(again.status).toBe(status);
+    });
+
+    it('names the field that nests too deep', async () => {
+      const problem = expectProblem(
+        await request(t.server)
+          .post('/notes')
+          .send({ text: 'deep', data: nested(40) }),
+        400,
+        'SVC_VALIDATION_FAILED',
+      );
+      expect(problem.errors?.[0]).toMatchObject({ field: 'data', code: 'too_deep' });
+    });
+
+    it('accepts a body within the limit (32 levels)', async () => {
+      const created = expectItem(
+        await request(t.server)
+          .post('/notes')
+          .send({ text: 'fine', data: nested(31) }),
+        201,
+      );
+      expect(created['data']).toEqual(nested(31));
+    });
+
+    it('serves a row another program stored 3,000 levels deep, with its ETag', async () => {
+      const deep = await t.dataSource.getRepository(Note).save({ text: 'legacy' });
+      await t.dataSource
+        .createQueryBuilder()
+        .update(Note)
+        .set({ data: () => ':data' })
+        .setParameter('data', nestedJson(3000))
+        .where('id = :id', { id: deep.id })
+        .execute();
+      for (let i = 0; i < 2; i++) {
+        const res = await request(t.server).get(`/notes/${deep.id}`);
+        expect(res.status).toBe(200);
+        expect(res.headers['etag']).toEqual(expect.any(String));
+      }
+      expectList(await request(t.server).get('/notes?limit=100'));
+    });
+  });
+
+  describe('wide filters', () => {
+    const orOf = (terms: number) =>
+      JSON.stringify({ or: Array.from({ length: terms }, (_, i) => ({ title: { eq: `t${i}` } })) });
+
+    it('refuses more than filter.limits.maxTerms conditions (default 100) with a 400', async () => {
+      for (const terms of [101, 1000, 5000]) {
+        const error = (await listBooks(orOf(terms)).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )) as SvcException;
+        expect(error.code).toBe('SVC_QUERY_INVALID');
+        expect(error.errors?.[0]).toMatchObject({ param: 'filter', code: 'too_many_terms' });
+      }
+      expectProblem(
+        await request(t.server)
+          .get('/books')
+          .query({ filter: orOf(101) }),
+        400,
+        'SVC_QUERY_INVALID',
+      );
+    });
+
+    it('runs the widest filter it accepts, with the longest in lists, on the database', async () => {
+      const wide = {
+        or: Array.from({ length: 100 }, (_, i) => ({
+          title: { in: Array.from({ length: 100 }, (_, j) => `t${i}-${j}`) },
+        })),
+      };
+      // 100 terms of 100 values: 10,000 bound parameters, well inside each database's limits.
+      wide.or[99] = { title: { in: ['Target', ...wide.or[99]!.title.in.slice(1)] } };
+      const list = (await listBooks(JSON.stringify(wide))).body as { items: Record<string, unknown>[] };
+      expect(list.items.map((item) => item['title'])).toEqual(['Target']);
+    });
+
+    it('refuses at bootstrap limits no database could run', async () => {
+      const tooWide = await bootstrapFailure({
+        db,
+        suite: 'e2e_hostile_limits',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [svcController('books', Book, { filter: { limits: { maxTerms: 5000 } } })],
+      });
+      expect(tooWide.message).toContain('filter.limits.maxTerms');
+      const tooMany = await bootstrapFailure({
+        db,
+        suite: 'e2e_hostile_limits',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [svcController('books', Book, { filter: { limits: { maxTerms: 400, maxInValues: 1000 } } })],
+      });
+      expect(tooMany.message).toContain('filter.limits');
+    });
+  });
+
+  describe('member lists', () => {
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
+
+    it('refuses more members than write.maxMembers (default 1,000) with a 400, writing nothing', async () => {
+      const problem = expectProblem(
+        await request(t.server).post(`/resource-books/${bookId}/tags`).send(ids(1001)),
+        400,
+        'SVC_VALIDATION_FAILED',
+      );
+      expect(problem.errors?.[0]).toMatchObject({ field: 'tags', code: 'too_many_members' });
+      expectProblem(
+        await request(t.server).put(`/small-books/${bookId}/tags`).send(ids(4)),
+        400,
+        'SVC_VALIDATION_FAILED',
+      );
+      expect(expectList(await request(t.server).get(`/resource-books/${bookId}/tags`)).items).toEqual([]);
+    });
+
+    it('counts every add of one JSON Patch document together', async () => {
+      const document = Array.from({ length: 11 }, (_, i) => ({
+        op: 'add',
+        path: '/tags/-',
+        value: ids(100).map((id) => id + i * 100),
+      }));
+      expectProblem(await patch(`/books/${bookId}`, document), 400, 'SVC_VALIDATION_FAILED');
+    });
+
+    it('refuses a JSON Patch over the ordinary 100 kB body limit with a 413', async () => {
+      const huge = [{ op: 'add', path: '/tags/-', value: ids(150000) }];
+      expectProblem(await patch(`/books/${bookId}`, huge), 413, 'SVC_PAYLOAD_TOO_LARGE');
+    });
+
+    it('writes the largest member list it accepts, in statements each database can run', async () => {
+      const tags = t.dataSource.getRepository(Tag);
+      const created = await tags.save(Array.from({ length: 1000 }, (_, i) => ({ name: `bulk-${i}` })));
+      const tagIds = created.map((tag) => tag.id);
+      const added = await request(t.server).post(`/resource-books/${bookId}/tags`).send(tagIds);
+      expect(added.status).toBe(200);
+      expect(expectList(await request(t.server).get(`/resource-books/${bookId}/tags`)).total).toBe(1000);
+      const replaced = await request(t.server).put(`/resource-books/${bookId}/tags`).send(tagIds.slice(0, 1));
+      expect(replaced.status).toBe(200);
+      expect(expectList(await request(t.server).get(`/resource-books/${bookId}/tags`)).total).toBe(1);
+    });
+  });
+});
