@@ -82,6 +82,12 @@ describe.each(TEST_DATABASES)('Operations maps and settings links over HTTP on $
       expect((await t.dataSource.getRepository(Book).findOneByOrFail({ id: bookId })).deletedAt).toBeNull();
     });
 
+    it('names the methods the path does take in an Allow header (RFC 9110)', async () => {
+      const res = await request(t.server).delete(`/books/${bookId}`);
+      expect(res.status).toBe(405);
+      expect(String(res.headers['allow']).split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT']);
+    });
+
     it('leaves the other operations on', async () => {
       const created = expectItem(await request(t.server).post('/books').send({ title: 'Still writable' }), 201);
       expectItem(

@@ -9,6 +9,7 @@ import {
   type EntityConfig,
   type RouteOptions,
   type StandardOperationId,
+  type SvcEngine,
 } from '@svc/core';
 import type { Request, Response } from 'express';
 import { writeProblem } from './problem-response';
@@ -137,7 +138,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
       `svc_${route.method}_${route.path.replace(/\W/g, '_')}`,
       route.path,
       METHODS[route.method],
-      createHandler(controller, route, param),
+      createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]),
     );
   }
   for (const [path, routes] of byPath) {
@@ -146,18 +147,23 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
   }
 }
 
+/** The methods the entity really serves on one path (known after boot): what OPTIONS and a 405 name in `Allow`. */
+function allowedMethods(engine: SvcEngine, routes: readonly RouteSpec[]): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (engine.entity.operations.get(route.operation)?.state !== 'on') continue;
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+  }
+  return [...methods];
+}
+
 /** OPTIONS answers with the methods of the operations the entity really serves on that path (known after boot). */
 function createOptionsHandler(controller: Function, routes: readonly RouteSpec[]) {
   return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
-      const served = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller).entity.operations;
-      const methods = new Set<string>();
-      for (const route of routes) {
-        if (served.get(route.operation)?.state !== 'on') continue;
-        methods.add(route.method);
-        if (route.method === 'GET') methods.add('HEAD');
-      }
-      if (methods.size === 0) {
+      const methods = allowedMethods((this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller), routes);
+      if (methods.length === 0) {
         throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${request.originalUrl}.` });
       }
       response.status(204).setHeader('Allow', [...methods, 'OPTIONS'].join(', '));
@@ -187,7 +193,7 @@ function defineRoute(
   }
 }
 
-function createHandler(controller: Function, route: RouteSpec, param: string) {
+function createHandler(controller: Function, route: RouteSpec, param: string, samePath: () => readonly RouteSpec[]) {
   const { operation, body: takesBody } = route;
   return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
@@ -218,6 +224,11 @@ function createHandler(controller: Function, route: RouteSpec, param: string) {
       if (result.body === undefined || result.status === 204 || result.status === 304) response.end();
       else response.setHeader('Content-Type', 'application/json; charset=utf-8').end(JSON.stringify(result.body));
     } catch (error) {
+      // RFC 9110: a 405 names the methods the resource does take.
+      if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED') {
+        const engine = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined)?.engineFor(controller);
+        if (engine) response.setHeader('Allow', [...allowedMethods(engine, samePath()), 'OPTIONS'].join(', '));
+      }
       writeProblem(request, response, error);
     }
   };
