@@ -2,7 +2,7 @@
 import { Controller, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigurationException, createSvc, type SvcService } from '@svc/core';
+import { ConfigurationException, createCrud, createSvc, type SvcService } from '@svc/core';
 import { InjectSvc, Svc, SvcModule } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import request from 'supertest';
@@ -103,6 +103,17 @@ describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
       const books = createSvc({ infrastructure: typeorm({ dataSource }) }).createCrud<Book>(Book);
       const created = await books.createOne({ title: 'Plain' });
       expect(await books.findMany()).toMatchObject({ total: 1, items: [{ id: created.id }] });
+    });
+
+    it('serves an entity through createCrud(Entity, config, { infrastructure }), standalone', async () => {
+      const books = createCrud<Book>(
+        Book,
+        { pagination: { defaultLimit: 5 } },
+        { infrastructure: typeorm({ dataSource }) },
+      );
+      const created = await books.createOne({ title: 'Standalone' });
+      expect(await books.findOne(created.id)).toMatchObject({ title: 'Standalone' });
+      expect((await books.findMany()).limit).toBe(5);
     });
 
     it('refuses an entity with no adapter at all', () => {

@@ -38,6 +38,8 @@ export interface SvcOptions extends GlobalSettings {
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
 export interface CrudRuntime {
   readonly adapter?: RepositoryAdapter;
+  /** Where `createCrud` (the standalone function) gets the adapter when none is given, as `createSvc` does. */
+  readonly infrastructure?: SvcInfrastructure;
   /** Handlers by operation id that win over the config's `handler` (the Nest binding passes `@Override` methods). */
   readonly handlers?: Readonly<Record<string, OperationHandler>>;
 }
@@ -82,12 +84,12 @@ export class SvcInstance {
     config: EntityConfig = {},
     runtime: CrudRuntime = {},
   ): SvcService<T> {
-    const adapter = runtime.adapter ?? this.options.infrastructure?.createAdapter(target);
+    const adapter = runtime.adapter ?? (runtime.infrastructure ?? this.options.infrastructure)?.createAdapter(target);
     if (!adapter) {
       throw new ConfigurationException({
         entity: target.name,
         message:
-          'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc, or an adapter to createCrud.',
+          'has no repository adapter. Pass infrastructure (for example typeorm({ dataSource })) to createSvc or createCrud, or an adapter to createCrud.',
       });
     }
     const {
