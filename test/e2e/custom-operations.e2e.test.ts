@@ -13,14 +13,14 @@ import {
   type SvcOperationInput,
 } from '@svc/core';
 import { InjectSvc, Override, Svc, SvcRegistry } from '@svc/nestjs';
-import type { SvcService } from '@svc/core';
+import { SvcService } from '@svc/core';
 import request from 'supertest';
-import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
+import { BOOKSTORE_ENTITIES, Book, Edition, Note } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 
 const repo = (context: SvcContext) => context.repository!;
-const idOf = (input: SvcOperationInput) => input.id as { id: number };
+const idOf = (input: SvcOperationInput) => input.key as { id: number };
 
 /** A narrower, own shape: served from the class's runtime fields. */
 class PublishReceipt {
@@ -127,6 +127,19 @@ const BOOKS: EntityConfig = {
   },
 };
 
+/** Reports what a handler gets as `input.id` and `input.key`, through a text field every entity here has. */
+const echoed: { id?: unknown; key?: unknown }[] = [];
+const ECHO = {
+  kind: 'read' as const,
+  meta: { routes: { method: 'GET' as const, path: ':id/echo', successStatus: 200 } },
+  handler: (input: SvcOperationInput) => {
+    echoed.push({ id: input.id, key: input.key });
+    return null;
+  },
+};
+
+const EchoBooks = svcController('echo-books', Book, { operations: { findOne: true, echoOne: ECHO } });
+
 @Injectable()
 class Clock {
   now(): string {
@@ -175,6 +188,9 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
       entities: BOOKSTORE_ENTITIES,
       controllers: [
         svcController('books', Book, BOOKS),
+        EchoBooks,
+        svcController('echo-notes', Note, { operations: { findOne: true, echoOne: ECHO } }),
+        svcController('echo-editions', Edition, { operations: { findOne: true, echoOne: ECHO } }),
         svcController('handled', Book, {
           operations: {
             findOne: true,
@@ -328,6 +344,35 @@ describe.each(TEST_DATABASES)('custom operations on $name', (db) => {
       .engine.execute({ operation: 'sleepingOne' })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'SVC_OPERATION_DISABLED', status: 405 });
+  });
+
+  describe('input.id and input.key', () => {
+    it('give an integer key as a number, and the key object', async () => {
+      echoed.length = 0;
+      await server().get(`/echo-books/${ids[0]}/echo`).expect(200);
+      const echo = new SvcService(t.app.get(SvcRegistry).engineFor(EchoBooks));
+      await echo.run('echoOne', { id: ids[0] });
+      await echo.run('echoOne', { id: String(ids[0]) });
+      expect(echoed).toEqual(Array.from({ length: 3 }, () => ({ id: ids[0], key: { id: ids[0] } })));
+    });
+
+    it('give a uuid key as a string', async () => {
+      echoed.length = 0;
+      const uuid = '6f1c2a9e-3b7d-4c1a-9e2f-0a1b2c3d4e5f';
+      await server().get(`/echo-notes/${uuid}/echo`).expect(200);
+      expect(echoed).toEqual([{ id: uuid, key: { id: uuid } }]);
+    });
+
+    it('give a composite key as an object in both', async () => {
+      echoed.length = 0;
+      await server().get('/echo-editions/7,first/echo').expect(200);
+      expect(echoed).toEqual([{ id: { bookId: 7, code: 'first' }, key: { bookId: 7, code: 'first' } }]);
+    });
+
+    it('reach replacement handlers of standard operations the same way', async () => {
+      const res = await server().patch(`/handled/${ids[1]}`).send({ pages: 11 }).expect(200);
+      expect(res.body).toMatchObject({ id: ids[1], pages: 11 });
+    });
   });
 
   it('runs custom operations through service.run and engine.execute, unwrapped and whole', async () => {

@@ -79,7 +79,7 @@ function tenantScoped(writable: string[], extra: EntityConfig = {}, members: str
 }
 
 const repo = (context: SvcContext) => context.repository!;
-const keyOf = (input: SvcOperationInput) => input.id as { id: number };
+const keyOf = (input: SvcOperationInput) => input.key as { id: number };
 /** What the last handler of the scoped-repository probes saw. */
 const seen: { loaded?: unknown } = {};
 

@@ -65,7 +65,13 @@ export type PolicyFunction = (args: PolicyArgs) => boolean | Promise<boolean>;
 
 /** What a handler receives. */
 export interface SvcOperationInput {
+  /**
+   * The route id, coerced to the key's kind: a number for an integer key, a string for a uuid or text key; an object
+   * of the key's fields only for a composite key. Unset when the operation addresses no row.
+   */
   readonly id?: unknown;
+  /** The lookup key as an object (`{ id: 7 }`, or `{ <identifier.field>: value }`), whatever the key's shape. */
+  readonly key?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   readonly query?: unknown;
 }

@@ -14,7 +14,7 @@ import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { attachIncludes } from './attach-includes';
 import { includeArgs, listConfig } from './read-operations';
-import { readLookupKey } from '../pipeline/stages/key-stage';
+import { handlerIds, readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import type { QueryPairs } from '../query/parse-query-string';
 import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
@@ -26,14 +26,15 @@ import { scopedRepository } from './scoped-repository';
 export async function customOperation(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
   const spec = call.operation.custom!;
-  // Like a standard handler's, the id arrives as the lookup key (`{ id: 7 }`), coerced to the key's kind.
+  // Like a standard handler's: `input.id` is the route id coerced to the key's kind, `input.key` the key object.
   const id = call.request.id === undefined ? undefined : readLookupKey(call);
+  const ids = handlerIds(id);
   if (spec.kind === 'read') {
     await checkPolicy(call, {});
     await checkQuery(call.operation.queryValidator, call.request.query);
     const plan = await readPlan(call);
     const writes = { count: 0 };
-    const result = await callHandler(call, { id, query: plan }, undefined, writes);
+    const result = await callHandler(call, { ...ids, query: plan }, undefined, writes);
     // A read handler may write through context.repository (each write its own transaction): drop stale reads.
     if (writes.count > 0) await call.entity.resultCache.invalidate(call.entity.name);
     const explicitSelect = selectSent(call.request.query);
@@ -47,7 +48,7 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
     // A write addressed by :id gives its policy the row, read and locked in the write's transaction (404 outside scope).
     if (id !== undefined)
       await checkPolicy(call, { entity: await loadRow(call, id, { view: liveView(call), lock: true, session }), body });
-    return callHandler(call, { id, body }, session);
+    return callHandler(call, { ...ids, body }, session);
   });
   // Committed: cached reads go now, before the projection can still fail the response.
   await call.entity.resultCache.invalidate(call.entity.name);

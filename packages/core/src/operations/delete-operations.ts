@@ -13,7 +13,7 @@ import { runHandler } from './run-handler';
 
 export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
-  if (call.operation.handler) return (await runHandler(call, { id: lookup }), emptyResponse());
+  if (call.operation.handler) return (await runHandler(call, { key: lookup }), emptyResponse());
   await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
     const key = primaryKeyOf(call, row);
@@ -26,7 +26,7 @@ export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
 
 export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
-  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: lookup })) as Row);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { key: lookup })) as Row);
   const row = await runInTransaction(call, async (session) => {
     const current = await lockedRow(call, session);
     if (!isDeleted(call, current)) throw new NotDeletedException(call.entity.name, call.request.id);
@@ -39,7 +39,7 @@ export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> 
 
 export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
-  if (call.operation.handler) return (await runHandler(call, { id: lookup }), emptyResponse());
+  if (call.operation.handler) return (await runHandler(call, { key: lookup }), emptyResponse());
   await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
     if (softDeletes(call) && !isDeleted(call, row)) throw new NotDeletedException(call.entity.name, call.request.id);

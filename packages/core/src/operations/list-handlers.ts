@@ -49,8 +49,9 @@ export function createBuiltInHandlers(adapter?: RepositoryAdapter) {
     },
     async findOne(input: SvcOperationInput, context: SvcContext): Promise<Row> {
       const repository = repositoryOf(context, adapter);
-      const row = await repository.findOne({ key: input.id as Record<string, unknown>, view: 'live' });
-      if (!row) throw new NotFoundException(repository.metadata.name, input.id);
+      const key = input.key ?? (input.id as Record<string, unknown>);
+      const row = await repository.findOne({ key, view: 'live' });
+      if (!row) throw new NotFoundException(repository.metadata.name, Object.values(key).join(','));
       return row;
     },
   };

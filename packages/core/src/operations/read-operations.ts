@@ -68,7 +68,7 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
   const key = readLookupKey(call);
   await checkQuery(call.operation.queryValidator, call.request.query);
   if (call.operation.handler)
-    return itemResponse(call, (await runHandler(call, { id: key })) as Record<string, unknown>, { conditional: true });
+    return itemResponse(call, (await runHandler(call, { key })) as Record<string, unknown>, { conditional: true });
   const query = call.request.query;
   const shape = Array.isArray(query)
     ? await resolveWireItemQuery(query as QueryPairs, listConfig(call), call.operation.id, call.context)

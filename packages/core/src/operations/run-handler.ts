@@ -8,7 +8,8 @@ import { runInTransaction } from '../pipeline/run-in-transaction';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { scopedRepository } from './scoped-repository';
 import { checkIfMatch, needsIfMatch } from '../pipeline/stages/precondition-stage';
-import { readLookupKey } from '../pipeline/stages/key-stage';
+import { handlerIds, readLookupKey } from '../pipeline/stages/key-stage';
+import type { EntityKey } from '../persistence/entity-metadata';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import { projectRow } from '../schema/output-projection';
 
@@ -17,12 +18,12 @@ const DELETE_FAMILY: ReadonlySet<string> = new Set(['deleteOne', 'restoreOne', '
 
 export async function runHandler(
   call: OperationCall,
-  input: { id?: unknown; body?: unknown; query?: unknown },
+  input: { key?: EntityKey; body?: unknown; query?: unknown },
 ): Promise<unknown> {
   // A single-row read handler runs without the pre-read, so its policy sees params and body; list and create check
   // policy earlier, and single-row writes below, on the row as locked in their transaction.
   if (call.request.id !== undefined && call.operation.reads) await checkPolicy(call, { body: input.body });
-  const handlerInput = { id: input.id ?? call.request.id, body: input.body, query: input.query };
+  const handlerInput = { ...handlerIds(input.key), body: input.body, query: input.query };
   const context = { ...call.context, operation: call.operation.id };
   if (call.operation.reads) {
     let wrote = false;

@@ -60,7 +60,7 @@ export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
 
 async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
-  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { id: lookup, body: values })) as Row);
+  if (call.operation.handler) return itemResponse(call, (await runHandler(call, { key: lookup, body: values })) as Row);
   const row = await runInTransaction(call, async (session) => {
     const key = await guardRow(call, lookup, session, values);
     await requireReferencesInScope(call, values, session);

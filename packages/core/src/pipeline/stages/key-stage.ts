@@ -41,6 +41,13 @@ export function readLookupKey(call: OperationCall): EntityKey {
   return key;
 }
 
+/** What a handler gets for a lookup key: `id` as a plain value for a single-field key (an object for a composite one), and `key` always as the object. */
+export function handlerIds(key: EntityKey | undefined): { id?: unknown; key?: EntityKey } {
+  if (key === undefined) return {};
+  const values = Object.values(key);
+  return { id: values.length === 1 ? values[0] : key, key };
+}
+
 /** The primary-key values of a loaded row (writes always address the real primary key). */
 export function primaryKeyOf(call: OperationCall, row: Row): EntityKey {
   const key: Record<string, unknown> = {};
