@@ -6,7 +6,7 @@ import { checkCursorConfig } from './check-cursor-config';
 
 /** The keyset strategies' checks of a list config, at boot and for per-call settings that pick a strategy. */
 export function checkKeysetConfig(entity: string, metadata: EntityMetadata, list: ListQueryConfig): void {
-  if (list.pagination.strategy.name === 'cursor') checkCursorConfig(entity, metadata, list.sort);
+  if (list.pagination.strategy.name === 'cursor') checkCursorConfig(entity, metadata, list);
   if (list.pagination.strategy.name === 'since') checkSinceConfig(entity, metadata, list);
 }
 

@@ -12,6 +12,7 @@ import { QueryErrors } from './query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { parseSortKeys, type SortAllowlist } from './resolve-sort';
 import { QueryInvalidException } from '../errors/svc-exception';
+import { UNCURSORABLE_KINDS } from '../pagination/check-cursor-config';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { OffsetPaginationStrategy } from '../pagination/offset-pagination-strategy';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
@@ -209,6 +210,8 @@ export function buildListQueryConfig(
   const refuseCursorKey = (field: string) => {
     const column = columns.get(field);
     if (!column || column.kind === 'json') return 'it is not a plain scalar column';
+    if (UNCURSORABLE_KINDS.has(column.kind))
+      return `it is a ${column.kind} column, whose values a cursor cannot carry exactly (use offset or page to sort by it)`;
     if (!sort.fields.has(field) && !sort.primaryKeys.includes(field)) return 'it is not on sort.fields';
     if (!filter.fields.has(field)) return 'it is not on filter.fields';
     if (!select.fieldSet.has(field)) return 'it is not on select.fields';

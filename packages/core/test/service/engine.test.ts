@@ -709,7 +709,7 @@ describe('SvcEngine', () => {
         }));
         const { service } = setup({ config: { operations: { findOne: { handler } } } });
         expect(await service.findOne('1')).toEqual({ id: 1, title: 'From handler' });
-        expect(handler.mock.calls[0]![0]).toMatchObject({ id: { id: 1 } });
+        expect(handler.mock.calls[0]![0]).toMatchObject({ id: 1, key: { id: 1 } });
       });
     });
   });
