@@ -23,6 +23,20 @@ export interface RelationWrite {
   readonly foreignKeys: readonly { readonly property: string; readonly referencedProperty: string }[];
 }
 
+/**
+ * Soft-delete markers chosen by configuration (`delete.field` naming a plain nullable date column) per DataSource and
+ * entity, so every table of that entity (its own adapter's, and those other entities build to load or filter it)
+ * reads the same marker.
+ */
+const markerOverrides = new WeakMap<DataSource, Map<Function, string>>();
+
+/** Makes `property` the soft-delete marker of `target` on this DataSource. */
+export function useDeleteMarker(dataSource: DataSource, target: Function, property: string): void {
+  let byTarget = markerOverrides.get(dataSource);
+  if (!byTarget) markerOverrides.set(dataSource, (byTarget = new Map()));
+  byTarget.set(target, property);
+}
+
 export class EntityTable {
   readonly dialect: DatabaseDialect;
   readonly driver: Driver;
@@ -30,7 +44,8 @@ export class EntityTable {
   readonly metadata: EntityMetadata;
   readonly columns: readonly TableColumn[];
   readonly primary: readonly TableColumn[];
-  readonly marker?: TableColumn;
+  /** The delete-date column TypeORM declares, when no configured marker replaces it. */
+  private readonly ormMarker?: TableColumn;
   /** Comma-separated quoted column list for SELECT. */
   readonly selectList: string;
   readonly likeEscape: string;
@@ -45,11 +60,11 @@ export class EntityTable {
 
   constructor(
     private readonly dataSource: DataSource,
-    target: Function,
+    private readonly target: Function,
   ) {
     this.dialect = dialectOf(dataSource);
     this.driver = dataSource.driver;
-    this.metadata = readEntityMetadata(dataSource, target);
+    this.metadata = withMarker(readEntityMetadata(dataSource, target), markerOverrides.get(dataSource)?.get(target));
     this.orm = dataSource.getMetadata(target);
     this.columns = ownColumns(this.orm).map((orm) => ({
       property: orm.propertyPath,
@@ -60,7 +75,8 @@ export class EntityTable {
     this.byProperty = new Map(this.columns.map((column) => [column.property, column]));
     this.byDatabaseName = new Map(this.columns.map((column) => [column.databaseName, column]));
     this.primary = this.metadata.primaryKeys.map((property) => this.requireColumn(property));
-    this.marker = this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
+    this.ormMarker =
+      this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.selectList = this.columns.map((column) => column.quoted).join(', ');
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
@@ -75,6 +91,12 @@ export class EntityTable {
       this.related.set(target, table);
     }
     return table;
+  }
+
+  /** The soft-delete marker column: a configured one, else TypeORM's delete-date column. */
+  get marker(): TableColumn | undefined {
+    const configured = markerOverrides.get(this.dataSource)?.get(this.target);
+    return configured === undefined ? this.ormMarker : this.byProperty.get(configured);
   }
 
   get name(): string {
@@ -125,6 +147,18 @@ export class EntityTable {
   persistentValue(column: TableColumn, value: unknown): unknown {
     return this.driver.preparePersistentValue(value, column.orm);
   }
+}
+
+/** The metadata with `marker` as the soft-delete marker in place of TypeORM's delete-date column, if given. */
+function withMarker(metadata: EntityMetadata, marker: string | undefined): EntityMetadata {
+  if (marker === undefined || metadata.deleteMarker === marker) return metadata;
+  return Object.freeze({
+    ...metadata,
+    deleteMarker: marker,
+    columns: Object.freeze(
+      metadata.columns.map((column) => Object.freeze({ ...column, deleteMarker: column.property === marker })),
+    ),
+  });
 }
 
 /** `schema.table` → `"schema"."table"`; each part quoted by the driver. */

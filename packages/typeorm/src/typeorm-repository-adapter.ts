@@ -16,7 +16,7 @@ import type {
 } from '@svc/core';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { EntityTable } from './entity-table';
+import { EntityTable, useDeleteMarker } from './entity-table';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
@@ -197,6 +197,12 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const builder = () => manager.createQueryBuilder().relation(this.target, args.relation).of(args.key);
     for (const ids of chunks(args.remove, MEMBER_CHUNK)) await this.guard('write', () => builder().remove([...ids]));
     for (const ids of chunks(args.add, MEMBER_CHUNK)) await this.guard('write', () => builder().add([...ids]));
+  }
+
+  /** This entity with `property`, a nullable date or date-time column, as its soft-delete marker (`delete.field`). */
+  withDeleteMarker(property: string): RepositoryAdapter {
+    useDeleteMarker(this.dataSource, this.target, property);
+    return new TypeOrmRepositoryAdapter(this.dataSource, this.target);
   }
 
   metadataOf(target: Function): EntityMetadata {

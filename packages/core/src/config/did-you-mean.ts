@@ -4,6 +4,8 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    // The name itself is never a suggestion: it was refused for another reason than its spelling.
+    if (candidate === input) continue;
     const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;

@@ -1,5 +1,6 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
 import { toOneReferences } from './to-one-references';
+import { adapterWithDeleteMarker } from './delete-marker';
 import { DEFAULT_MAX_INPUT_DEPTH } from '../schema/input-depth';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { OperationHandler } from './entity-config';
@@ -93,11 +94,19 @@ interface ReadShape {
 }
 
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
-  const { target, config, global, adapter } = args;
-  const metadata = adapter.metadata;
-  const name = metadata.name || target.name;
+  const { target, config, global } = args;
+  const name = args.adapter.metadata.name || target.name;
   validateEntityConfig(name, config);
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
+  const adapter = adapterWithDeleteMarker({
+    entity: name,
+    adapter: args.adapter,
+    settings: entitySettings,
+    global,
+    config,
+  });
+  if (adapter !== args.adapter) args = { ...args, adapter };
+  const metadata = adapter.metadata;
   const soft = resolveSoftDelete(name, entitySettings, metadata);
   const { states, customs } = resolveOperations({
     entity: name,

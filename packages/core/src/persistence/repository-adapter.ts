@@ -93,6 +93,11 @@ export interface RepositoryAdapter {
    * returns one entry per parent in order: the target row or null for a to-one, the target rows for a to-many.
    */
   loadRelation?(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]>;
+  /**
+   * This entity with `property`, a nullable date or date-time column, as its soft-delete marker in place of the ORM's
+   * own (`delete.field`): views, soft delete and restore use it, and its metadata names it. Called at bootstrap.
+   */
+  withDeleteMarker?(property: string): RepositoryAdapter;
   /** Metadata of a related entity (a relation's target), for relation paths in filters and search. */
   metadataOf?(target: Function): EntityMetadata;
   /**
