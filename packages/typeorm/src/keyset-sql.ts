@@ -6,21 +6,32 @@
 import type { DatabaseDialect } from './database-dialect';
 import type { EntityTable, TableColumn } from './entity-table';
 
-/** ORDER BY terms for one sort key, a null sorting as larger than any value (PostgreSQL's own order). */
+export interface OrderTerm {
+  readonly expression: string;
+  readonly order: 'ASC' | 'DESC';
+  readonly nulls?: 'NULLS FIRST' | 'NULLS LAST';
+}
+
+/**
+ * ORDER BY terms for one sort key (a column, or any expression that may be null), a null sorting as larger than any
+ * value (PostgreSQL's own order).
+ */
 export function orderTerms(
   table: EntityTable,
-  column: TableColumn,
+  sorted: TableColumn | { readonly expression: string; readonly nullable: boolean },
   direction: 'asc' | 'desc',
-): { expression: string; order: 'ASC' | 'DESC'; nulls?: 'NULLS FIRST' | 'NULLS LAST' }[] {
+): OrderTerm[] {
   const order = direction === 'desc' ? 'DESC' : 'ASC';
-  if (!column.orm.isNullable || table.dialect === 'postgres') return [{ expression: column.quoted, order }];
+  const [expression, nullable] =
+    'quoted' in sorted ? [sorted.quoted, sorted.orm.isNullable] : [sorted.expression, sorted.nullable];
+  if (!nullable || table.dialect === 'postgres') return [{ expression, order }];
   if (table.dialect === 'sqlite') {
-    return [{ expression: column.quoted, order, nulls: direction === 'desc' ? 'NULLS FIRST' : 'NULLS LAST' }];
+    return [{ expression, order, nulls: direction === 'desc' ? 'NULLS FIRST' : 'NULLS LAST' }];
   }
   // MySQL and MariaDB have no NULLS FIRST/LAST: sort by "is null" first (0 before 1 ascending).
   return [
-    { expression: `(${column.quoted} IS NULL)`, order },
-    { expression: column.quoted, order },
+    { expression: `(${expression} IS NULL)`, order },
+    { expression, order },
   ];
 }
 

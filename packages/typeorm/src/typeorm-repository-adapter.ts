@@ -17,6 +17,7 @@ import type {
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EntityTable, useDeleteMarker } from './entity-table';
+import { relationOrderTerms } from './relation-sort-sql';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
@@ -25,7 +26,10 @@ import { toEntityValues } from './write-values';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
 
-/** Alias of the entity's table in SELECTs; columns are referenced unqualified, so it never appears elsewhere. */
+/**
+ * Alias of the entity's table in SELECTs. Its own columns are referenced unqualified; only the correlated subquery of
+ * a relation-path sort names it, to reach the root's join column.
+ */
 const TABLE_ALIAS = 'svc_row';
 
 interface SelectArgs {
@@ -33,6 +37,8 @@ interface SelectArgs {
   readonly where?: FilterNode;
   readonly key?: EntityKey;
   readonly view: RowView;
+  /** Where the conditions bind their values, when the caller binds more (sort scopes) into the same statement. */
+  readonly params?: SqlParameters;
 }
 
 /** Members written or looked up per statement. */
@@ -67,7 +73,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async findMany(args: FindManyArgs): Promise<FindManyResult> {
     const manager = managerOf(args.session, this.dataSource.manager);
-    const rowsQuery = this.select({ manager, where: args.where, view: args.view }).select(this.table.selectList);
+    const params = new SqlParameters();
+    const rowsQuery = this.select({ manager, where: args.where, view: args.view, params }).select(
+      this.table.selectList,
+    );
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
       const column = this.table.requireColumn(property);
@@ -77,9 +86,13 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       );
     });
     for (const sort of args.sort) {
-      for (const term of orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction))
-        rowsQuery.addOrderBy(term.expression, term.order, term.nulls);
+      const terms = sort.field.includes('.')
+        ? relationOrderTerms(this.table, TABLE_ALIAS, sort, params)
+        : orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction);
+      for (const term of terms) rowsQuery.addOrderBy(term.expression, term.order, term.nulls);
     }
+    // The scopes of relation-path sort keys bind their values next to the filter's.
+    rowsQuery.setParameters(params.values);
     const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
     // MySQL has no OFFSET without LIMIT; TypeORM refuses it there, so an offset alone gets the largest safe limit.
     const limit =
@@ -218,7 +231,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   /** A SELECT on the entity's table with the key, filter and view conditions, bypassing TypeORM's own soft-delete filter. */
   private select(args: SelectArgs): SelectQueryBuilder<object> {
-    const params = new SqlParameters();
+    const params = args.params ?? new SqlParameters();
     const conditions: string[] = [];
     if (args.key) conditions.push(keyToSql(args.key, this.table, params));
     if (args.where) conditions.push(filterToSql(args.where, this.table, params));

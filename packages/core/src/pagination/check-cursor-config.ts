@@ -21,6 +21,11 @@ export function checkCursorConfig(entity: string, metadata: EntityMetadata, list
       `'${key.property}' (the primary key) is a ${key.kind} column, which a cursor cannot carry exactly. Use offset or page.`,
     );
   for (const sortKey of list.sortDefault) {
+    if (sortKey.field.includes('.'))
+      fail(
+        `'${sortKey.field}' is a relation path, which a cursor cannot carry, so every default page would be refused. Sort by default on own columns, or use offset or page.`,
+        'sort.default',
+      );
     const column = list.columns.get(sortKey.field);
     if (column && UNCURSORABLE_KINDS.has(column.kind))
       fail(

@@ -162,10 +162,11 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
   return out;
 }
 
-export function buildSortAllowlist({ entity, metadata, sort, select }: BuildArgs): SortAllowlist {
+export function buildSortAllowlist({ entity, metadata, sort, select, related }: BuildArgs): SortAllowlist {
   const columns = metadata.columns.map((column) => column.property);
   const readable = defaultColumns(metadata, select).map((column) => column.property);
   const check = (name: string, path: string) => {
+    if (name.includes('.') && path === 'sort.fields') return checkSortPath(name, { entity, metadata, path, related });
     if (!columns.includes(name))
       throw new ConfigurationException({
         entity,
@@ -190,6 +191,28 @@ export function buildSortAllowlist({ entity, metadata, sort, select }: BuildArgs
   return { fields: new Set(fields), primaryKeys: metadata.primaryKeys };
 }
 
+/**
+ * A relation path on `sort.fields` orders by one value per row: it must cross one owning to-one relation (many-to-one,
+ * or the owning side of a one-to-one) on a single join column, to a plain scalar column of the target.
+ */
+function checkSortPath(
+  name: string,
+  args: { entity: string; metadata: EntityMetadata; path: string; related?: RelatedMetadata },
+): string {
+  const column = resolveFieldPath(name, args);
+  const relation = args.metadata.relations.find((candidate) => candidate.property === name.split('.')[0]);
+  const toOne = relation?.owning && (relation.kind === 'many-to-one' || relation.kind === 'one-to-one');
+  const fail = (why: string) => {
+    throw new ConfigurationException({ entity: args.entity, path: args.path, message: `'${name}' ${why}` });
+  };
+  if (!toOne || relation!.joinColumns.length !== 1)
+    fail(
+      `crosses ${relation?.kind ?? 'a'} relation '${relation?.property}'; a sort path must cross an owning to-one relation with a single join column, which gives each row one value.`,
+    );
+  if (column.kind === 'json') fail('is a json column, which has no order.');
+  return name;
+}
+
 /** The whole list-read config of one operation. */
 export function buildListQueryConfig(
   args: BuildArgs & {
@@ -208,6 +231,8 @@ export function buildListQueryConfig(
   const sort = buildSortAllowlist({ ...args, select });
   const columns = new Map(args.metadata.columns.map((column) => [column.property, column]));
   const refuseCursorKey = (field: string) => {
+    if (field.includes('.'))
+      return 'it is a relation path, whose value a cursor cannot carry (use offset or page to sort by it)';
     const column = columns.get(field);
     if (!column || column.kind === 'json') return 'it is not a plain scalar column';
     if (UNCURSORABLE_KINDS.has(column.kind))

@@ -74,8 +74,11 @@ export function isDatabaseSpelling(value: unknown): value is DatabaseSpelling {
 }
 
 export interface SortKey {
+  /** An own column, or a to-one relation path (`author.name`) where `sort.fields` lists one. */
   readonly field: string;
   readonly direction: 'asc' | 'desc';
+  /** On a relation path: conditions the related row must meet to lend its value (its entity's `filter.apply`). */
+  readonly scope?: FilterNode;
 }
 
 /** Which rows a read sees on a soft-delete entity. */

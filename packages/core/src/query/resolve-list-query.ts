@@ -156,7 +156,7 @@ async function resolveQuery(
   const where = andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search);
   return {
     where: where && config.relationScope ? await scopeRelationPaths(where, config, args) : where,
-    sort,
+    sort: config.relationScope ? await scopeSortPaths(sort, config, args) : sort,
     ...page,
     count: config.pagination.count,
     view,
@@ -211,6 +211,18 @@ function programmaticPaging(query: FindManyQuery): Map<string, string> {
   put('cursor', query.cursor);
   put('since', query.since);
   return paging;
+}
+
+/** Gives each relation-path sort key the related entity's own scope: a row outside it lends no value (sorts as null). */
+async function scopeSortPaths(sort: readonly SortKey[], config: ListQueryConfig, args: ApplyArgs): Promise<SortKey[]> {
+  return Promise.all(
+    sort.map(async (key) => {
+      const dot = key.field.indexOf('.');
+      if (dot === -1) return key;
+      const scope = await config.relationScope!(key.field.slice(0, dot), args);
+      return scope ? { ...key, scope } : key;
+    }),
+  );
 }
 
 /** Gives each relation-path condition the related entity's own scope, so a filter cannot probe rows outside it. */
