@@ -210,8 +210,8 @@ describe('resolveEntity', () => {
         expect(resolveNote().operations.get('deleteOne')!.softDelete).toBe(false);
       });
 
-      it('resolves to hard when delete.field names another column than the marker', () => {
-        expect(states(resolve({ delete: { field: 'createdAt' } }))).toEqual(on(SIX_DEFAULTS));
+      it('refuses a delete.field that names a column which cannot be a marker, saying why', () => {
+        expect(() => resolve({ delete: { field: 'createdAt' } })).toThrow(/delete\.field: 'createdAt' is NOT NULL/);
       });
     });
 
