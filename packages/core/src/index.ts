@@ -130,3 +130,5 @@ export type { CacheStore } from './cache/cache-store';
 export { MemoryCacheStore } from './cache/memory-cache-store';
 export type { MemoryCacheStoreOptions } from './cache/memory-cache-store';
 export type { CacheKeyFunction } from './cache/result-cache';
+export type { WriteOutcome } from './pipeline/write-outcome';
+export type { RealtimeEvent, RealtimeTransport } from './realtime/realtime-event';

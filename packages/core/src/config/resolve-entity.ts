@@ -1,6 +1,7 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
 import { toOneReferences } from './to-one-references';
 import { adapterWithDeleteMarker } from './delete-marker';
+import { RealtimePublisher } from '../realtime/realtime-publisher';
 import { DEFAULT_MAX_INPUT_DEPTH } from '../schema/input-depth';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { OperationHandler } from './entity-config';
@@ -66,6 +67,8 @@ export interface ResolveEntityArgs {
   readonly handlers?: Readonly<Record<string, OperationHandler>>;
   /** `SvcOptions.inputLimits.maxDepth`. @default 32 */
   readonly maxInputDepth?: number;
+  /** The instance's realtime publisher. @default one with no transport */
+  readonly publisher?: RealtimePublisher;
 }
 
 /** What every operation of one entity shares while it is being resolved. */
@@ -203,6 +206,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     peer: (other: Function) => args.peers?.(other),
     strategies: args.strategies ?? BUILT_IN_STRATEGIES,
     resultCache,
+    publisher: args.publisher ?? new RealtimePublisher(),
   });
   self.entity = resolved;
   return resolved;

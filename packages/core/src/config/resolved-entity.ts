@@ -10,6 +10,7 @@ import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from './include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResultCache } from '../cache/result-cache';
+import type { RealtimePublisher } from '../realtime/realtime-publisher';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { BodyValidator } from '../schema/body-validators';
 import type { OutputValidator } from '../schema/output-slots';
@@ -93,6 +94,8 @@ export interface ResolvedEntity {
   readonly strategies: ReadonlyMap<string, PaginationStrategy>;
   /** The instance's result cache (used when `cache.ttl` is on). */
   readonly resultCache: ResultCache;
+  /** The instance's realtime publisher, which the after-commit step hands events to. */
+  readonly publisher: RealtimePublisher;
   readonly include: IncludeConfig;
   /** Reads of this entity hide soft-deleted rows (resolved soft delete at entity scope). */
   readonly softDeleteOnReads: boolean;

@@ -14,7 +14,10 @@ import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { attachIncludes } from './attach-includes';
 import { includeArgs, listConfig } from './read-operations';
-import { handlerIds, readLookupKey } from '../pipeline/stages/key-stage';
+import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { recordOutcome } from '../pipeline/write-outcome';
+import type { RealtimeEventId } from '../config/svc-settings';
+import type { EntityKey } from '../persistence/entity-metadata';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import type { QueryPairs } from '../query/parse-query-string';
 import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
@@ -34,9 +37,13 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
     await checkQuery(call.operation.queryValidator, call.request.query);
     const plan = await readPlan(call);
     const writes = { count: 0 };
-    const result = await callHandler(call, { ...ids, query: plan }, undefined, writes);
-    // A read handler may write through context.repository (each write its own transaction): drop stale reads.
-    if (writes.count > 0) await call.entity.resultCache.invalidate(call.entity.name);
+    let result: unknown;
+    try {
+      result = await callHandler(call, { ...ids, query: plan }, undefined, writes);
+    } finally {
+      // A read handler may write through context.repository (each write its own transaction): drop stale reads.
+      if (writes.count > 0) recordOutcome(call, {});
+    }
     const explicitSelect = selectSent(call.request.query);
     const response = respond(call, result, { plan, fields: explicitSelect ? plan.select : undefined });
     await attachCustomIncludes(call, plan, result, response);
@@ -44,15 +51,30 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
   }
   const body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
   if (id === undefined) await checkPolicy(call, { body });
-  const result = await runInTransaction(call, async (session) => {
+  const { result, before, after } = await runInTransaction(call, async (session) => {
     // A write addressed by :id gives its policy the row, read and locked in the write's transaction (404 outside scope).
-    if (id !== undefined)
-      await checkPolicy(call, { entity: await loadRow(call, id, { view: liveView(call), lock: true, session }), body });
-    return callHandler(call, { ...ids, body }, session);
+    const locked =
+      id === undefined ? undefined : await loadRow(call, id, { view: liveView(call), lock: true, session });
+    if (locked) await checkPolicy(call, { entity: locked, body });
+    const result = await callHandler(call, { ...ids, body }, session);
+    // The row after, for the event it publishes (read only when it names one).
+    const key = locked && primaryKeyOf(call, locked);
+    const after = key && spec.realtimeEvent ? await readAfter(call, key, session) : undefined;
+    return { result, before: locked, after };
   });
-  // Committed: cached reads go now, before the projection can still fail the response.
-  await call.entity.resultCache.invalidate(call.entity.name);
+  // Committed: the after-commit step drops cached reads even if the projection below fails the response.
+  recordOutcome(call, {
+    ...(spec.realtimeEvent ? { event: spec.realtimeEvent as RealtimeEventId } : {}),
+    ...(before ? { key: primaryKeyOf(call, before) } : {}),
+    before,
+    after: spec.realtimeEvent === 'deleted' ? null : after,
+  });
   return respond(call, result, {});
+}
+
+/** The addressed row after a custom write, whatever its soft-delete state (null when the handler removed it). */
+async function readAfter(call: OperationCall, key: EntityKey, session: AdapterSession): Promise<Row | null> {
+  return call.entity.adapter.findOne({ key, view: 'all', session });
 }
 
 /** If-None-Match on a single-object read answers 304, whatever success status the route sets. */

@@ -10,41 +10,47 @@ import { checkIfMatch } from '../pipeline/stages/precondition-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { runHandler } from './run-handler';
+import { recordOutcome } from '../pipeline/write-outcome';
 
 export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
   if (call.operation.handler) return (await runHandler(call, { key: lookup }), emptyResponse());
-  await runInTransaction(call, async (session) => {
+  const before = await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
     const key = primaryKeyOf(call, row);
-    if (!softDeletes(call)) return call.entity.adapter.remove(key, { session });
-    if (isDeleted(call, row)) throw new AlreadyDeletedException(call.entity.name, call.request.id);
-    await call.entity.adapter.softDelete(key, { session });
+    if (!softDeletes(call)) await call.entity.adapter.remove(key, { session });
+    else if (isDeleted(call, row)) throw new AlreadyDeletedException(call.entity.name, call.request.id);
+    else await call.entity.adapter.softDelete(key, { session });
+    return row;
   });
+  recordOutcome(call, { event: 'deleted', key: primaryKeyOf(call, before), before, after: null });
   return emptyResponse();
 }
 
 export async function restoreOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
   if (call.operation.handler) return itemResponse(call, (await runHandler(call, { key: lookup })) as Row);
-  const row = await runInTransaction(call, async (session) => {
+  const { before, row } = await runInTransaction(call, async (session) => {
     const current = await lockedRow(call, session);
     if (!isDeleted(call, current)) throw new NotDeletedException(call.entity.name, call.request.id);
     const key = primaryKeyOf(call, current);
     await call.entity.adapter.restore(key, { session });
-    return loadRow(call, key, { view: 'all', session });
+    return { before: current, row: await loadRow(call, key, { view: 'all', session }) };
   });
+  recordOutcome(call, { event: 'restored', key: primaryKeyOf(call, row), before, after: row });
   return itemResponse(call, row);
 }
 
 export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
   if (call.operation.handler) return (await runHandler(call, { key: lookup }), emptyResponse());
-  await runInTransaction(call, async (session) => {
+  const before = await runInTransaction(call, async (session) => {
     const row = await lockedRow(call, session);
     if (softDeletes(call) && !isDeleted(call, row)) throw new NotDeletedException(call.entity.name, call.request.id);
     await call.entity.adapter.remove(primaryKeyOf(call, row), { session });
+    return row;
   });
+  recordOutcome(call, { event: 'deleted', key: primaryKeyOf(call, before), before, after: null });
   return emptyResponse();
 }
 

@@ -27,6 +27,7 @@ import {
   type MemberChange,
 } from './relation-writes';
 import { rereadInScope } from './write-operations';
+import { changedFields, recordOutcome } from '../pipeline/write-outcome';
 
 interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace' | 'test';
@@ -45,7 +46,7 @@ export function takesJsonPatch(call: OperationCall): boolean {
 export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse> {
   const document = readDocument(call.request.body);
   const lookup = readLookupKey(call);
-  const row = await runInTransaction(call, async (session) => {
+  const { key, before, row, moved } = await runInTransaction(call, async (session) => {
     const locked = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
     checkIfMatch(call, projectRow(locked, call.entity.output));
     await checkPolicy(call, { entity: locked, body: call.request.body });
@@ -80,14 +81,24 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
       await requireReferencesInScope(call, values, session);
       await call.entity.adapter.update(key, values, { session });
     }
+    const moved: ArrayRelation[] = [];
     for (const [array, change] of changes) {
       const applied: MemberChange = { add: change.add, remove: change.remove };
-      await applyMembers(call, array, key, applied, session as AdapterSession);
+      if (await applyMembers(call, array, key, applied, session as AdapterSession)) moved.push(array);
     }
-    return rereadInScope(call, key, session);
+    return { key, before: locked, row: await rereadInScope(call, key, session), moved };
   });
-  for (const array of call.entity.arrayRelations.values())
-    await call.entity.resultCache.invalidate(array.relation.targetName);
+  recordOutcome(call, {
+    event: 'patched',
+    key,
+    before,
+    after: row,
+    changed: [
+      ...changedFields(projectRow(before, call.entity.output), projectRow(row, call.entity.output)),
+      ...moved.map((array) => array.relation.property),
+    ],
+    touches: moved.map((array) => array.relation.targetName),
+  });
   return itemResponse(call, row);
 }
 

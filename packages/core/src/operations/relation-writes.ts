@@ -23,6 +23,7 @@ import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { checkColumnValue } from '../schema/check-column-value';
 import { projectRow } from '../schema/output-projection';
 import { guardRow, rereadInScope } from './write-operations';
+import { recordOutcome } from '../pipeline/write-outcome';
 
 /** What one request changes in one relation: ids to attach, ids to detach, or the whole new set. */
 export interface MemberChange {
@@ -40,12 +41,20 @@ export async function relationWrite(call: OperationCall): Promise<ExecuteRespons
   const ids = readMemberIds(array, call.request.body);
   const change: MemberChange =
     action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
-  const row = await runInTransaction(call, async (session) => {
-    const key = await guardRow(call, lookup, session, call.request.body);
-    await applyMembers(call, array, key, change, session);
-    return rereadInScope(call, key, session);
+  const { key, before, row, moved } = await runInTransaction(call, async (session) => {
+    const locked = await guardRow(call, lookup, session, call.request.body);
+    const key = primaryKeyOf(call, locked);
+    const moved = await applyMembers(call, array, key, change, session);
+    return { key, before: locked, row: await rereadInScope(call, key, session), moved };
   });
-  await call.entity.resultCache.invalidate(array.relation.targetName);
+  recordOutcome(call, {
+    event: 'updated',
+    key,
+    before,
+    after: row,
+    changed: moved ? [relation] : [],
+    touches: moved ? [array.relation.targetName] : [],
+  });
   return itemResponse(call, row);
 }
 
@@ -99,14 +108,17 @@ export function requireFewMembers(array: ArrayRelation, count: number): void {
   ]);
 }
 
-/** Applies a change inside the transaction: adding is idempotent, removing a non-member is 404, replace diffs. */
+/**
+ * Applies a change inside the transaction: adding is idempotent, removing a non-member is 404, replace diffs. True when
+ * the member set changed.
+ */
 export async function applyMembers(
   call: OperationCall,
   array: ArrayRelation,
   key: EntityKey,
   change: MemberChange,
   session: AdapterSession,
-): Promise<void> {
+): Promise<boolean> {
   const current = new Set((await memberRows(call, array, key, session)).map((row) => memberKey(array, row)));
   const wanted = change.replace ? new Set(change.replace.map(String)) : undefined;
   const add = (change.replace ?? change.add ?? []).filter((id) => !current.has(String(id)));
@@ -120,7 +132,7 @@ export async function applyMembers(
           );
         return id;
       });
-  if (add.length === 0 && remove.length === 0) return;
+  if (add.length === 0 && remove.length === 0) return false;
   await requireInTargetScope(call, array, add, session);
   const removeIds = remove.map((id) => coerceKey(array, id));
   await call.entity.adapter.updateRelation!({
@@ -130,6 +142,7 @@ export async function applyMembers(
     remove: removeIds,
     session,
   });
+  return true;
 }
 
 /** A member id that the parent's relation does not hold: 404 naming the relation. */

@@ -8,7 +8,10 @@ import { runInTransaction } from '../pipeline/run-in-transaction';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { scopedRepository } from './scoped-repository';
 import { checkIfMatch, needsIfMatch } from '../pipeline/stages/precondition-stage';
-import { handlerIds, readLookupKey } from '../pipeline/stages/key-stage';
+import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { recordOutcome } from '../pipeline/write-outcome';
+import type { Row } from '../persistence/repository-adapter';
+import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
 import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import { projectRow } from '../schema/output-projection';
@@ -28,20 +31,49 @@ export async function runHandler(
   if (call.operation.reads) {
     let wrote = false;
     const repository = scopedRepository(call, undefined, () => (wrote = true));
-    const result = await call.operation.handler!(handlerInput, { ...context, repository });
-    // A read handler that wrote (each write its own transaction) leaves no stale cached reads behind.
-    if (wrote) await call.entity.resultCache.invalidate(call.entity.name);
-    return result;
+    try {
+      return await call.operation.handler!(handlerInput, { ...context, repository });
+    } finally {
+      // A read handler that wrote (each write its own, committed transaction) leaves no stale cached reads behind.
+      if (wrote) recordOutcome(call, {});
+    }
   }
-  return runInTransaction(call, async (session) => {
+  const { before, result } = await runInTransaction(call, async (session) => {
     // A replaced single-row write still guards its row as the standard one does: read and locked in this
     // transaction (404 outside the scope), If-Match checked against it, and the policy given it.
+    let row: Row | undefined;
     if (call.request.id !== undefined) {
       const view = DELETE_FAMILY.has(call.operation.id) ? 'all' : liveView(call);
-      const row = await loadRow(call, readLookupKey(call), { view, lock: true, session });
+      row = await loadRow(call, readLookupKey(call), { view, lock: true, session });
       if (needsIfMatch(call)) checkIfMatch(call, projectRow(row, call.entity.output));
       await checkPolicy(call, { entity: row, body: input.body });
     }
-    return call.operation.handler!(handlerInput, { ...context, repository: scopedRepository(call, session) });
+    const repository = scopedRepository(call, session);
+    return { before: row, result: await call.operation.handler!(handlerInput, { ...context, repository }) };
+  });
+  recordHandledWrite(call, before, result);
+  return result;
+}
+
+const EVENT_OF: Readonly<Record<string, RealtimeEventId>> = {
+  createOne: 'created',
+  updateOne: 'updated',
+  patchOne: 'patched',
+  deleteOne: 'deleted',
+  purgeOne: 'deleted',
+  restoreOne: 'restored',
+};
+
+/** A replaced standard write's outcome: the locked row before, and the row the handler returned after. */
+function recordHandledWrite(call: OperationCall, before: Row | undefined, result: unknown): void {
+  const gone = call.operation.id === 'deleteOne' || call.operation.id === 'purgeOne';
+  const after = !gone && typeof result === 'object' && result !== null ? (result as Row) : undefined;
+  const keyed = before ?? after;
+  const hasKey = keyed !== undefined && call.entity.metadata.primaryKeys.every((field) => keyed[field] != null);
+  recordOutcome(call, {
+    event: EVENT_OF[call.operation.id],
+    ...(hasKey ? { key: primaryKeyOf(call, keyed) } : {}),
+    before: before ?? (call.operation.id === 'createOne' ? null : undefined),
+    after: gone ? null : after,
   });
 }

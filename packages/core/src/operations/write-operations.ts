@@ -19,6 +19,7 @@ import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-sta
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { runHandler } from './run-handler';
+import { recordOutcome } from '../pipeline/write-outcome';
 import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
@@ -28,11 +29,12 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
-  const row = await runInTransaction(call, async (session) => {
+  const { key, row } = await runInTransaction(call, async (session) => {
     await requireReferencesInScope(call, values, session);
     const inserted = await call.entity.adapter.insert(values, { session });
-    return rereadInScope(call, inserted.key, session, inserted.row);
+    return { key: inserted.key, row: await rereadInScope(call, inserted.key, session, inserted.row) };
   });
+  recordOutcome(call, { event: 'created', key, before: null, after: row });
   const response = itemResponse(call, row, { status: 201 });
   const lookupValues = call.entity.lookup.fields.map((field) => String(row[field]));
   return { ...response, resourceId: lookupValues.join(',') };
@@ -61,12 +63,14 @@ export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
 async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
   if (call.operation.handler) return itemResponse(call, (await runHandler(call, { key: lookup, body: values })) as Row);
-  const row = await runInTransaction(call, async (session) => {
-    const key = await guardRow(call, lookup, session, values);
+  const { key, before, row } = await runInTransaction(call, async (session) => {
+    const locked = await guardRow(call, lookup, session, values);
+    const key = primaryKeyOf(call, locked);
     await requireReferencesInScope(call, values, session);
     await call.entity.adapter.update(key, values, { session });
-    return rereadInScope(call, key, session);
+    return { key, before: locked, row: await rereadInScope(call, key, session) };
   });
+  recordOutcome(call, { event: call.operation.id === 'updateOne' ? 'updated' : 'patched', key, before, after: row });
   return itemResponse(call, row);
 }
 
@@ -102,15 +106,15 @@ export async function rereadInScope(
   );
 }
 
-/** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns its primary key. */
+/** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns the row. */
 export async function guardRow(
   call: OperationCall,
   lookup: EntityKey,
   session: AdapterSession,
   body?: unknown,
-): Promise<EntityKey> {
+): Promise<Row> {
   const row = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
   checkIfMatch(call, projectRow(row, call.entity.output));
   await checkPolicy(call, { entity: row, body });
-  return primaryKeyOf(call, row);
+  return row;
 }

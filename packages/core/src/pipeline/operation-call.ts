@@ -4,6 +4,7 @@ import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../conf
 import type { FindManyQuery } from '../config/entity-config';
 import type { QueryPairs } from '../query/parse-query-string';
 import type { SvcContext } from '../service/svc-context';
+import type { WriteOutcome } from './write-outcome';
 
 export interface ExecuteRequest {
   /** A standard operation id or a custom operation's id. */
@@ -28,6 +29,8 @@ export interface ExecuteResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** createOne: the new row's route id, from which a binding builds `Location`. */
   readonly resourceId?: string;
+  /** What the call's committed writes did (empty for reads), as the after-commit step consumed them. */
+  readonly outcomes?: readonly WriteOutcome[];
 }
 
 export interface OperationCall {
@@ -36,6 +39,8 @@ export interface OperationCall {
   readonly settings: ResolvedSettings;
   readonly request: ExecuteRequest;
   readonly context: SvcContext;
+  /** Filled as the call's writes commit; the engine's after-commit step consumes them. */
+  readonly outcomes: WriteOutcome[];
 }
 
 /** True when ETags and conditional headers are on for this call. */

@@ -1,4 +1,5 @@
 /** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
+import { RealtimePublisher } from '../realtime/realtime-publisher';
 import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
@@ -71,6 +72,8 @@ export class SvcInstance {
 
   /** `inputLimits.maxDepth`, checked once. */
   private readonly maxInputDepth: number;
+  /** Hands committed writes' events to the realtime transports (none are registered yet). */
+  private readonly publisher = new RealtimePublisher();
 
   constructor(readonly options: SvcOptions) {
     this.maxInputDepth = resolveMaxInputDepth(options.inputLimits);
@@ -117,6 +120,7 @@ export class SvcInstance {
       strategies: this.strategies,
       handlers: runtime.handlers,
       maxInputDepth: this.maxInputDepth,
+      publisher: this.publisher,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     return new SvcService<T>(new SvcEngine(entity));

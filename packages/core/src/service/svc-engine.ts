@@ -9,6 +9,7 @@ import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';
 import { checkInputDepth } from '../schema/input-depth';
+import { afterCommit } from '../pipeline/stages/after-commit-stage';
 import { assertOutput, type OutputValidator } from '../schema/output-slots';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 
@@ -56,7 +57,8 @@ export class SvcEngine {
       settings = mergeSettings(settings, request.settings);
       refuseUnservedSettings(this.entity.name, operation.settingsAs, settings, this.entity.strategies);
     }
-    const call: OperationCall = { entity: this.entity, operation, settings, request, context: request.context ?? {} };
+    const context = request.context ?? {};
+    const call: OperationCall = { entity: this.entity, operation, settings, request, context, outcomes: [] };
     try {
       checkInputDepth(request, this.entity.maxInputDepth);
       const flow = operation.custom
@@ -64,11 +66,15 @@ export class SvcEngine {
         : operation.relationWrite
           ? relationWrite
           : STANDARD_FLOWS[operation.id as StandardOperationId];
-      const response = withSuccessStatus(await flow(call), operation);
-      // After the write's transaction committed: drop cached reads of this entity and of entities that embed it.
-      if (!operation.reads) await this.entity.resultCache.invalidate(this.entity.name);
+      let response: ExecuteResponse;
+      try {
+        response = withSuccessStatus(await flow(call), operation);
+      } finally {
+        // Whatever committed is after-committed, even when the response then fails.
+        await afterCommit(this.entity, settings, call.outcomes);
+      }
       await assertServed(this.entity.name, operation.outputValidator, response);
-      return response;
+      return call.outcomes.length > 0 ? { ...response, outcomes: call.outcomes } : response;
     } catch (error) {
       const exception = error instanceof SvcException ? error : new InternalException(error);
       if (settings.errors.exposeInternals) Object.defineProperty(exception, EXPOSE_INTERNALS, { value: true });

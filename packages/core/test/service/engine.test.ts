@@ -491,7 +491,8 @@ describe('SvcEngine', () => {
       it('answers 204 and sets the marker', async () => {
         const { execute, stored } = setup();
         const response = await execute({ operation: 'deleteOne', id: 1 });
-        expect(response).toEqual({ status: 204, headers: {} });
+        expect(response).toMatchObject({ status: 204, headers: {} });
+        expect(response.body).toBeUndefined();
         expect(stored(1)!.deletedAt).toBeInstanceOf(Date);
       });
 

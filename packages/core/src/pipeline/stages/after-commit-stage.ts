@@ -1,0 +1,46 @@
+/**
+ * The one step after a write commits: it drops the cached reads the outcomes make stale (the entity's, and those of
+ * entities a relation write touched) and hands their events to the realtime publisher. It runs for whatever committed,
+ * even when the response then fails (a projection error after the handler's write, say).
+ */
+import type { ResolvedEntity } from '../../config/resolved-entity';
+import type { ResolvedSettings } from '../../config/svc-settings';
+import type { RealtimeEvent } from '../../realtime/realtime-event';
+import type { WriteOutcome } from '../write-outcome';
+
+export async function afterCommit(
+  entity: ResolvedEntity,
+  settings: ResolvedSettings,
+  outcomes: readonly WriteOutcome[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  const stale = new Set<string>();
+  for (const outcome of outcomes) {
+    stale.add(outcome.entity);
+    for (const other of outcome.touches ?? []) stale.add(other);
+  }
+  for (const name of stale) await entity.resultCache.invalidate(name);
+  const events = outcomes.flatMap((outcome) => {
+    const event = eventOf(outcome, settings);
+    return event ? [event] : [];
+  });
+  if (events.length > 0) entity.publisher.publish(events, settings);
+}
+
+/** The event of an outcome, when it is one and the operation's resolved `realtime` lets it out. */
+export function eventOf(outcome: WriteOutcome, settings: ResolvedSettings): RealtimeEvent | undefined {
+  const realtime = settings.realtime;
+  if (!outcome.event || !outcome.key || realtime === false || realtime.events[outcome.event] === false)
+    return undefined;
+  const values = Object.values(outcome.key);
+  const id = values.length === 1 ? values[0] : values.join(',');
+  return {
+    event: outcome.event,
+    entity: outcome.entity,
+    id,
+    channel: `${outcome.entity}.${String(id)}`,
+    occurredAt: new Date().toISOString(),
+    item: outcome.event === 'deleted' ? null : (outcome.after ?? null),
+    ...(outcome.changed ? { changed: outcome.changed } : {}),
+  };
+}

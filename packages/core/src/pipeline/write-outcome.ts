@@ -1,0 +1,66 @@
+/**
+ * What a committed write did: the one record every write path yields (standard writes, custom writes, relation array
+ * writes, JSON Patch, replacement handlers), and the only input of the after-commit step (cache invalidation, events).
+ */
+import type { RealtimeEventId } from '../config/svc-settings';
+import type { EntityKey } from '../persistence/entity-metadata';
+import type { Row } from '../persistence/repository-adapter';
+import { canonicalJson } from '../cache/etag';
+import { projectRow } from '../schema/output-projection';
+import type { OperationCall } from './operation-call';
+
+export interface WriteOutcome {
+  /** The entity written. */
+  readonly entity: string;
+  /** The operation id that wrote. */
+  readonly operation: string;
+  /** The realtime event this write is, when it is one (a custom write names it with `realtimeEvent`). */
+  readonly event?: RealtimeEventId;
+  /** The primary key of the row written, when one row was. */
+  readonly key?: EntityKey;
+  /** The row before the write, as the caller may see it (`select.fields`); null when it did not exist. */
+  readonly before?: Readonly<Record<string, unknown>> | null;
+  /** The row after the write, as the caller may see it; null when it no longer exists (or is soft-deleted). */
+  readonly after?: Readonly<Record<string, unknown>> | null;
+  /** The fields (and array relations) the write changed. */
+  readonly changed?: readonly string[];
+  /** Other entities whose cached reads the write makes stale (the targets of relation writes). */
+  readonly touches?: readonly string[];
+}
+
+/** Records what a write did, once its transaction has committed (never for a rolled-back one). */
+export function recordOutcome(
+  call: OperationCall,
+  outcome: Omit<WriteOutcome, 'entity' | 'operation' | 'before' | 'after' | 'changed'> & {
+    readonly before?: Row | null;
+    readonly after?: Row | null;
+    readonly changed?: readonly string[];
+  },
+): void {
+  const before = seen(call, outcome.before);
+  const after = seen(call, outcome.after);
+  call.outcomes.push({
+    ...outcome,
+    entity: call.entity.name,
+    operation: call.operation.id,
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+    changed: outcome.changed ?? changedFields(before, after),
+  });
+}
+
+/** A row projected to what the caller may see; null and undefined kept as they are. */
+function seen(call: OperationCall, row: Row | null | undefined): Record<string, unknown> | null | undefined {
+  if (row === null || row === undefined) return row;
+  return projectRow(row, call.entity.output);
+}
+
+/** The fields whose served values differ between two versions of a row (every field of the one that exists). */
+export function changedFields(
+  before: Readonly<Record<string, unknown>> | null | undefined,
+  after: Readonly<Record<string, unknown>> | null | undefined,
+): string[] {
+  if (!before || !after) return Object.keys(after ?? before ?? {});
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...fields].filter((field) => canonicalJson(before[field]) !== canonicalJson(after[field]));
+}

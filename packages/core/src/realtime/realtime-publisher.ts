@@ -1,0 +1,31 @@
+/**
+ * Hands committed writes' events to the realtime transports. Publishing never waits on a transport inside the request
+ * and a transport that fails never fails the write: its error goes to `realtime.onPublishError`, or to the console.
+ */
+import type { ResolvedSettings } from '../config/svc-settings';
+import type { RealtimeEvent, RealtimeTransport } from './realtime-event';
+
+export class RealtimePublisher {
+  constructor(private readonly transports: readonly RealtimeTransport[] = []) {}
+
+  publish(events: readonly RealtimeEvent[], settings: ResolvedSettings): void {
+    for (const transport of this.transports) {
+      for (const event of events) {
+        // Started after the caller's own continuation, so the response never waits on it.
+        void Promise.resolve()
+          .then(() => transport.publish(event))
+          .catch((error: unknown) => report(error, transport, event, settings));
+      }
+    }
+  }
+}
+
+function report(error: unknown, transport: RealtimeTransport, event: RealtimeEvent, settings: ResolvedSettings): void {
+  const onError = settings.realtime === false ? undefined : settings.realtime.onPublishError;
+  try {
+    if (onError) return onError(error, transport, event);
+  } catch (inner) {
+    error = inner;
+  }
+  globalThis.console?.error(`Svc: realtime transport '${transport.name}' failed to publish ${event.channel}:`, error);
+}
