@@ -1,13 +1,24 @@
-/** The result cache (cache.ttl): hits skip the database, writes invalidate, partitions keep callers apart. */
-import type { CacheStore, SvcContext } from '@svc/core';
+/**
+ * The result cache (cache.ttl): hits skip the database, writes invalidate, partitions keep callers apart; through the
+ * memory store and through a store that keeps JSON text (as Redis would), a hit answers exactly as the miss did.
+ */
+import { MemoryCacheStore, type CacheStore, type PolicyArgs, type SvcContext } from '@svc/core';
 import request from 'supertest';
 import { Author, BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { JsonRoundTripCacheStore } from '../support/json-cache-store';
 import { StatementCounter } from '../support/statement-counter';
 import { TEST_DATABASES } from '../support/test-databases';
 
-const tenantOf = (context: SvcContext) =>
-  (context.request as { headers: Record<string, string | undefined> } | undefined)?.headers['x-tenant'];
+const headerOf = (context: SvcContext, name: string) =>
+  (context.request as { headers: Record<string, string | undefined> } | undefined)?.headers[name];
+const tenantOf = (context: SvcContext) => headerOf(context, 'x-tenant');
+
+/** Each store the suite runs through, with the database namespace of its run. */
+const STORES = [
+  { store: 'the memory store', suite: 'e2e_result_cache', create: (): CacheStore => new MemoryCacheStore() },
+  { store: 'a JSON store', suite: 'e2e_result_cache_json', create: (): CacheStore => new JsonRoundTripCacheStore() },
+];
 
 /** A store that fails every call: the cache must degrade to uncached, never to an error. */
 const brokenStore: CacheStore = {
@@ -18,90 +29,142 @@ const brokenStore: CacheStore = {
   invalidate: () => Promise.reject(new Error('store down')),
 };
 
-describe.each(TEST_DATABASES)('result cache on $name', (db) => {
-  let t: TestApp;
-  const counter = new StatementCounter();
-  const get = (path: string) => request(t.server).get(path);
+describe.each(STORES)('result cache through $store', ({ suite, create }) => {
+  describe.each(TEST_DATABASES)('on $name', (db) => {
+    let t: TestApp;
+    const counter = new StatementCounter();
+    const get = (path: string) => request(t.server).get(path);
+    /** The rows the dated-authors policy was given, in call order. */
+    const policyRows: Record<string, unknown>[] = [];
+    /** Allows a row created at or after the `x-not-before` instant (epoch ms): a comparison that needs a real Date. */
+    const createdSince = ({ context, entity }: PolicyArgs) => {
+      if (!entity) return true;
+      policyRows.push(entity);
+      const createdAt = entity['createdAt'];
+      return createdAt instanceof Date && createdAt.getTime() >= Number(headerOf(context, 'x-not-before') ?? 0);
+    };
 
-  beforeAll(async () => {
-    t = await createTestApp({
-      db,
-      suite: 'e2e_result_cache',
-      entities: BOOKSTORE_ENTITIES,
-      dataSource: { logging: true, logger: counter },
-      svc: { cacheKey: (context) => tenantOf(context) ?? 'anonymous' },
-      controllers: [
-        svcController('books', Book, {
-          cache: { ttl: 60 },
-          include: { fields: ['author'] },
-          filter: { fields: ['title', 'author.country'] },
-        }),
-        svcController('uncached', Book, { operations: { findMany: { cache: { ttl: false } }, findOne: true } }),
-        svcController('authors', Author, {
-          cache: { ttl: 60 },
-          filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
-          policy: ({ context, entity }) => !(tenantOf(context) === 'blocked' && entity),
-        }),
-      ],
+    beforeAll(async () => {
+      t = await createTestApp({
+        db,
+        suite,
+        entities: BOOKSTORE_ENTITIES,
+        dataSource: { logging: true, logger: counter },
+        svc: { cacheStore: create(), cacheKey: (context) => tenantOf(context) ?? 'anonymous' },
+        controllers: [
+          svcController('books', Book, {
+            cache: { ttl: 60 },
+            include: { fields: ['author'] },
+            filter: { fields: ['title', 'author.country'] },
+          }),
+          svcController('uncached', Book, { operations: { findMany: { cache: { ttl: false } }, findOne: true } }),
+          svcController('authors', Author, {
+            cache: { ttl: 60 },
+            filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
+            policy: ({ context, entity }) => !(tenantOf(context) === 'blocked' && entity),
+          }),
+          svcController('dated-authors', Author, { cache: { ttl: 60 }, policy: createdSince }),
+        ],
+      });
+      const [ann] = await t.dataSource.getRepository(Author).save([
+        { name: 'Ann', country: 'UK' },
+        { name: 'Bob', country: 'US' },
+      ]);
+      await t.dataSource.getRepository(Book).save([{ title: 'One', author: ann }, { title: 'Two' }]);
     });
-    const [ann] = await t.dataSource.getRepository(Author).save([
-      { name: 'Ann', country: 'UK' },
-      { name: 'Bob', country: 'US' },
-    ]);
-    await t.dataSource.getRepository(Book).save([{ title: 'One', author: ann }, { title: 'Two' }]);
-  });
-  afterAll(() => t.close());
+    afterAll(() => t.close());
 
-  it('serves a repeated list and item read without touching the database', async () => {
-    const first = await get('/books?sort=id').expect(200);
-    expect(await counter.during(() => get('/books?sort=id').expect(200))).toBe(0);
-    const one = await get(`/books/${first.body.items[0].id}`).expect(200);
-    let again = one;
-    expect(await counter.during(async () => (again = await get(`/books/${first.body.items[0].id}`).expect(200)))).toBe(
-      0,
-    );
-    expect(again.body).toEqual(one.body);
-    expect(again.headers.etag).toBe(one.headers.etag);
-    await get(`/books/${first.body.items[0].id}`).set('If-None-Match', one.headers.etag).expect(304);
-  });
+    it('serves a repeated list and item read without touching the database', async () => {
+      const first = await get('/books?sort=id').expect(200);
+      expect(await counter.during(() => get('/books?sort=id').expect(200))).toBe(0);
+      const one = await get(`/books/${first.body.items[0].id}`).expect(200);
+      let again = one;
+      expect(
+        await counter.during(async () => (again = await get(`/books/${first.body.items[0].id}`).expect(200))),
+      ).toBe(0);
+      expect(again.body).toEqual(one.body);
+      expect(again.headers.etag).toBe(one.headers.etag);
+      await get(`/books/${first.body.items[0].id}`).set('If-None-Match', one.headers.etag).expect(304);
+    });
 
-  it('drops cached reads after a write to the entity', async () => {
-    await get('/books?sort=id').expect(200);
-    await request(t.server).post('/books').send({ title: 'Three' }).expect(201);
-    expect((await get('/books?sort=id').expect(200)).body.total).toBe(3);
-  });
+    it('drops cached reads after a write to the entity', async () => {
+      await get('/books?sort=id').expect(200);
+      await request(t.server).post('/books').send({ title: 'Three' }).expect(201);
+      expect((await get('/books?sort=id').expect(200)).body.total).toBe(3);
+    });
 
-  it('drops cached reads that embed an entity when that entity is written', async () => {
-    const before = await get('/books?include=author&sort=id').expect(200);
-    expect(before.body.items[0].author.name).toBe('Ann');
-    await request(t.server).patch(`/authors/${before.body.items[0].author.id}`).send({ name: 'Anne' }).expect(200);
-    expect((await get('/books?include=author&sort=id').expect(200)).body.items[0].author.name).toBe('Anne');
-  });
+    it('drops cached reads that embed an entity when that entity is written', async () => {
+      const before = await get('/books?include=author&sort=id').expect(200);
+      expect(before.body.items[0].author.name).toBe('Ann');
+      await request(t.server).patch(`/authors/${before.body.items[0].author.id}`).send({ name: 'Anne' }).expect(200);
+      expect((await get('/books?include=author&sort=id').expect(200)).body.items[0].author.name).toBe('Anne');
+    });
 
-  it('drops cached reads filtered through a relation path when the related entity is written', async () => {
-    const cy = await t.dataSource.getRepository(Author).save({ name: 'Cy', country: 'US' });
-    await t.dataSource.getRepository(Book).save({ title: 'By Cy', author: cy });
-    expect((await get('/books?filter[author.country][eq]=FR').expect(200)).body.total).toBe(0);
-    await request(t.server).patch(`/authors/${cy.id}`).send({ country: 'FR' }).expect(200);
-    expect((await get('/books?filter[author.country][eq]=FR').expect(200)).body.total).toBe(1);
-  });
+    it('drops cached reads filtered through a relation path when the related entity is written', async () => {
+      const cy = await t.dataSource.getRepository(Author).save({ name: 'Cy', country: 'US' });
+      await t.dataSource.getRepository(Book).save({ title: 'By Cy', author: cy });
+      expect((await get('/books?filter[author.country][eq]=FR').expect(200)).body.total).toBe(0);
+      await request(t.server).patch(`/authors/${cy.id}`).send({ country: 'FR' }).expect(200);
+      expect((await get('/books?filter[author.country][eq]=FR').expect(200)).body.total).toBe(1);
+    });
 
-  it('keeps callers apart by cacheKey(context), and still runs the policy on a cached row', async () => {
-    const uk = await get('/authors').set('x-tenant', 'uk').expect(200);
-    const all = await get('/authors').set('x-tenant', 'all').expect(200);
-    expect(uk.body.total).toBe(1);
-    expect(all.body.total).toBeGreaterThan(uk.body.total);
-    const id = all.body.items[0].id;
-    await get(`/authors/${id}`).set('x-tenant', 'blocked').expect(403);
-    await get(`/authors/${id}`).set('x-tenant', 'open').expect(200);
-    await get(`/authors/${id}`).set('x-tenant', 'blocked').expect(403);
-  });
+    it('keeps callers apart by cacheKey(context), and still runs the policy on a cached row', async () => {
+      const uk = await get('/authors').set('x-tenant', 'uk').expect(200);
+      const all = await get('/authors').set('x-tenant', 'all').expect(200);
+      expect(uk.body.total).toBe(1);
+      expect(all.body.total).toBeGreaterThan(uk.body.total);
+      const id = all.body.items[0].id;
+      await get(`/authors/${id}`).set('x-tenant', 'blocked').expect(403);
+      await get(`/authors/${id}`).set('x-tenant', 'open').expect(200);
+      await get(`/authors/${id}`).set('x-tenant', 'blocked').expect(403);
+    });
 
-  it('is off where ttl is false, while ETags stay on', async () => {
-    await get('/uncached').expect(200);
-    expect(await counter.during(() => get('/uncached').expect(200))).toBeGreaterThan(0);
-    const list = await get('/uncached').expect(200);
-    expect((await get(`/uncached/${list.body.items[0].id}`).expect(200)).headers.etag).toBeDefined();
+    it('is off where ttl is false, while ETags stay on', async () => {
+      await get('/uncached').expect(200);
+      expect(await counter.during(() => get('/uncached').expect(200))).toBeGreaterThan(0);
+      const list = await get('/uncached').expect(200);
+      expect((await get(`/uncached/${list.body.items[0].id}`).expect(200)).headers.etag).toBeDefined();
+    });
+
+    it('runs the policy on an equal row on a miss and on a hit, its dates still Dates', async () => {
+      const author = await t.dataSource.getRepository(Author).save({ name: 'Dee', country: 'DE' });
+      policyRows.length = 0;
+      const path = `/dated-authors/${author.id}`;
+      expect(await counter.during(() => get(path).expect(200))).toBeGreaterThan(0);
+      expect(await counter.during(() => get(path).expect(200))).toBe(0);
+      expect(policyRows).toHaveLength(2);
+      expect(policyRows[0]!['createdAt']).toBeInstanceOf(Date);
+      expect(policyRows[1]).toStrictEqual(policyRows[0]);
+      // On a hit the comparison still decides both ways, to the millisecond.
+      const createdAt = (policyRows[0]!['createdAt'] as Date).getTime();
+      await get(path).set('x-not-before', String(createdAt)).expect(200);
+      await get(path)
+        .set('x-not-before', String(createdAt + 1))
+        .expect(403);
+    });
+
+    it('serves a hit byte for byte as the miss served it: status, ETag and body, for items and lists', async () => {
+      const [book] = (await get('/books?sort=id').expect(200)).body.items;
+      // A write drops every cached book read, so each first read below is a miss.
+      await request(t.server).post('/books').send({ title: 'Fresh' }).expect(201);
+      const paths = [
+        `/books/${book.id}`,
+        `/books/${book.id}?include=author`,
+        '/books?include=author&sort=-id',
+        '/books?select=id,title,updatedAt&sort=id',
+      ];
+      for (const path of paths) {
+        let miss!: request.Response;
+        let hit!: request.Response;
+        expect(await counter.during(async () => (miss = await get(path)))).toBeGreaterThan(0);
+        expect(await counter.during(async () => (hit = await get(path)))).toBe(0);
+        expect(hit.status).toBe(200);
+        expect(miss.status).toBe(200);
+        expect(hit.headers.etag).toBe(miss.headers.etag);
+        expect(hit.headers['content-type']).toBe(miss.headers['content-type']);
+        expect(hit.text).toBe(miss.text);
+      }
+    });
   });
 });
 

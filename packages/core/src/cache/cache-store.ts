@@ -3,6 +3,10 @@
 export interface CacheStore {
   /** The value stored under `key`, or undefined. */
   get(key: string): unknown | Promise<unknown>;
+  /**
+   * Keeps `value` for `ttlSeconds`. Values are plain JSON (`JSON.parse(JSON.stringify(value))` equals `value`), so a
+   * store may keep them as text; one that keeps objects should copy them, so callers cannot change what others read.
+   */
   set(key: string, value: unknown, ttlSeconds: number): void | Promise<void>;
   /** Drops every entry of `entity` (keys start with `<entity>|`). */
   invalidate(entity: string): void | Promise<void>;

@@ -21,6 +21,13 @@ import { ttlOf } from '../config/served-settings';
 import { checkQuery } from '../schema/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
+import type { Row } from '../persistence/repository-adapter';
+import {
+  policyRowOf,
+  readResultCacheEntry,
+  toResultCacheEntry,
+  type ResultCacheEntry,
+} from '../cache/result-cache-entry';
 
 export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
   await checkPolicy(call, {});
@@ -92,7 +99,10 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
       return { row, response: itemResponse(call, row, { body }) };
     },
     async (cached) => {
-      await checkPolicy(call, { entity: cached.row });
+      // Without its row a hit cannot run the policy again: it reads as a miss.
+      const row = policyRowOf(cached);
+      if (row === undefined) return undefined;
+      await checkPolicy(call, { entity: row });
       return cached.response;
     },
   ).then((response) => notModified(call, response));
@@ -112,12 +122,13 @@ function embedsScopedRows(call: OperationCall): boolean {
 
 /**
  * Serves a read from the result cache when `cache.ttl` is in force: a hit skips the database (the policy still runs on
- * the cached row); a miss reads and stores the full 200 response.
+ * the cached row); a miss reads and stores the full 200 response, and the row for findOne, as plain JSON
+ * (`toResultCacheEntry`), and serves what it stored. `hit` answers undefined for an entry it cannot serve.
  */
-async function throughResultCache<T extends { response: ExecuteResponse }>(
+async function throughResultCache(
   call: OperationCall,
-  read: () => Promise<T>,
-  hit: (cached: T) => Promise<ExecuteResponse>,
+  read: () => Promise<{ response: ExecuteResponse; row?: Row }>,
+  hit: (cached: ResultCacheEntry) => Promise<ExecuteResponse | undefined>,
 ): Promise<ExecuteResponse> {
   const ttl = ttlOf(call.settings);
   if (ttl === false || embedsScopedRows(call)) return (await read()).response;
@@ -128,12 +139,16 @@ async function throughResultCache<T extends { response: ExecuteResponse }>(
     query: call.request.query,
     context: call.context,
   });
-  const cached = (await resultCache.get(name, key)) as T | undefined;
-  if (cached) return hit(cached);
+  const cached = readResultCacheEntry(await resultCache.get(name, key));
+  const served = cached && (await hit(cached));
+  if (served) return served;
   const generation = resultCache.generationOf(name);
   const fresh = await read();
-  if (fresh.response.status === 200) await resultCache.set(key, fresh, ttl, { entity: name, generation });
-  return fresh.response;
+  if (fresh.response.status !== 200) return fresh.response;
+  const entry = toResultCacheEntry(fresh);
+  if (!entry) return fresh.response;
+  await resultCache.set(key, entry, ttl, { entity: name, generation });
+  return entry.response;
 }
 
 export function includeArgs(call: OperationCall) {
