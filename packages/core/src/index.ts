@@ -132,3 +132,14 @@ export type { MemoryCacheStoreOptions } from './cache/memory-cache-store';
 export type { CacheKeyFunction } from './cache/result-cache';
 export type { WriteOutcome } from './pipeline/write-outcome';
 export type { RealtimeEvent, RealtimeTransport } from './realtime/realtime-event';
+export { routeTableOf } from './operations/route-table';
+export type { SvcRoute, HttpMethod } from './operations/route-table';
+export { describeEntity } from './service/entity-description';
+export type {
+  EntityDescription,
+  FieldDescription,
+  OperationDescription,
+  RelationDescription,
+  WriteFieldDescription,
+  WriteSlotDescription,
+} from './service/entity-description';

@@ -6,6 +6,7 @@ import {
   createSvc,
   type OperationHandler,
   type SvcEngine,
+  type SvcInstance,
   type SvcOptions,
   type SvcService,
 } from '@svc/core';
@@ -18,6 +19,7 @@ import { SVC_OPTIONS } from './svc.constants';
 export class SvcRegistry implements OnModuleInit {
   private readonly byController = new Map<Function, SvcService>();
   private readonly byEntity = new Map<Function, SvcService>();
+  private svc?: SvcInstance;
 
   constructor(
     @Inject(SVC_OPTIONS) private readonly options: SvcOptions,
@@ -28,6 +30,7 @@ export class SvcRegistry implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const instance = createSvc({ classSchemas: classValidatorSchemas(), ...this.options });
+    this.svc = instance;
     await this.options.infrastructure?.bind?.({
       resolve: (token) => this.moduleRef.get(token as never, { strict: false }),
     });
@@ -48,6 +51,23 @@ export class SvcRegistry implements OnModuleInit {
     const app = this.adapterHost.httpAdapter?.getInstance?.() as
       { set?: (key: string, value: unknown) => void } | undefined;
     app?.set?.('etag', false);
+  }
+
+  /**
+   * The Svc instance of this app, once the module has initialised: its `services()` and `describe()` list every
+   * served entity, for providers that build another surface (OpenAPI, GraphQL, agent tools) from them.
+   */
+  get instance(): SvcInstance {
+    if (!this.svc)
+      throw new ConfigurationException({
+        message: 'SvcModule has not initialised yet. Read the instance in onApplicationBootstrap or later.',
+      });
+    return this.svc;
+  }
+
+  /** The services of the app's controllers, each with the controller that declares it. */
+  controllers(): readonly { readonly controller: Function; readonly service: SvcService }[] {
+    return [...this.byController].map(([controller, service]) => ({ controller, service }));
   }
 
   /** The engine behind a decorated controller's generated routes. */

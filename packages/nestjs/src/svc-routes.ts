@@ -2,14 +2,11 @@
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
 import {
   parseQueryString,
-  STANDARD_OPERATION_IDS,
-  STANDARD_ROUTES,
+  routeTableOf,
   SvcException,
-  type CustomOperationConfig,
   type EntityConfig,
-  type RouteOptions,
-  type StandardOperationId,
   type SvcEngine,
+  type SvcRoute,
 } from '@svc/core';
 import type { Request, Response } from 'express';
 import { writeProblem } from './problem-response';
@@ -23,115 +20,11 @@ const METHODS = {
   PATCH: RequestMethod.PATCH,
   DELETE: RequestMethod.DELETE,
 };
-const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
-const BODY_OPERATIONS: ReadonlySet<string> = new Set(['createOne', 'updateOne', 'patchOne']);
-
-type Method = keyof typeof METHODS;
-
-/** One generated route: the operation behind it, its verb and path, and what it reads off the request. */
-interface RouteSpec {
-  readonly operation: string;
-  readonly method: Method;
-  readonly path: string;
-  readonly body: boolean;
-  readonly query: boolean;
-  /** Relation removals: the member ids come from `?ids=1,2` or from the `:memberId` segment. */
-  readonly members?: 'query' | 'param';
-}
-
-/**
- * The routes of an entity config, custom operations first (they are matched before the standard table, and one that
- * reproduces a standard route's shape takes it), then the standard ones, specific paths before `:id`.
- */
-export function routesOf(config: EntityConfig): RouteSpec[] {
-  const param = config.identifier?.field ?? 'id';
-  const resolvePath = (path: string) => path.replace(/(^|\/):id(?=\/|$)/, `$1:${param}`);
-  const customs: RouteSpec[] = [];
-  for (const [id, entry] of Object.entries(config.operations ?? {})) {
-    if ((STANDARD_OPERATION_IDS as readonly string[]).includes(id) || entry === false || entry === undefined) continue;
-    const custom = (entry === true ? {} : entry) as CustomOperationConfig;
-    const routes = custom.meta?.routes;
-    if (custom.enabled === false || routes?.enabled === false) continue;
-    const read = custom.kind === 'read';
-    customs.push({
-      operation: id,
-      method: routes?.method ?? 'POST',
-      path: resolvePath(routes?.path ?? id),
-      body: !read,
-      query: read,
-    });
-  }
-  const standard = routedOperations(config)
-    .filter((id) => routeOptionsOf(config, id)?.enabled !== false)
-    .map((id): RouteSpec => {
-      const routes = routeOptionsOf(config, id);
-      return {
-        operation: id,
-        method: routes?.method ?? STANDARD_ROUTES[id].method,
-        path: resolvePath(routes?.path ?? STANDARD_ROUTES[id].path),
-        body: BODY_OPERATIONS.has(id),
-        query: READ_OPERATIONS.has(id),
-      };
-    })
-    .sort((a, b) => specificity(b.path) - specificity(a.path));
-  // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
-  const bySpecificity = (a: RouteSpec, b: RouteSpec) => specificity(b.path) - specificity(a.path);
-  return [...customs.sort(bySpecificity), ...relationRoutes(config, resolvePath), ...standard];
-}
-
-/** `relations.<name>.write`: `replace` adds PUT /:id/<name>; `resource` adds GET, POST, PUT and DELETE there. */
-function relationRoutes(config: EntityConfig, resolvePath: (path: string) => string): RouteSpec[] {
-  const out: RouteSpec[] = [];
-  for (const [name, entry] of Object.entries(config.relations ?? {})) {
-    const strategy = entry?.write?.strategy;
-    if (strategy !== 'replace' && strategy !== 'resource') continue;
-    const path = resolvePath(`:id/${name}`);
-    const route = (operation: string, method: Method, extra: Partial<RouteSpec> = {}): RouteSpec => ({
-      operation: `${name}:${operation}`,
-      method,
-      path,
-      body: method === 'POST' || method === 'PUT',
-      query: false,
-      ...extra,
-    });
-    out.push(route('replace', 'PUT'));
-    if (strategy === 'resource') {
-      out.push(
-        route('remove', 'DELETE', { path: `${path}/:memberId`, members: 'param' }),
-        route('list', 'GET', { query: true }),
-        route('add', 'POST'),
-        route('remove', 'DELETE', { members: 'query' }),
-      );
-    }
-  }
-  return out;
-}
-
-/** Deeper paths first, then fewer parameters: `:id/restore` before `:id`, and `all` before `:id`. */
-function specificity(path: string): number {
-  const segments = path.split('/');
-  return segments.length * 100 - segments.filter((segment) => segment.startsWith(':')).length;
-}
-
-function routeOptionsOf(config: EntityConfig, id: StandardOperationId): RouteOptions | undefined {
-  const entry = config.operations?.[id];
-  return typeof entry === 'object' ? entry.meta?.routes : undefined;
-}
-
-/** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
-function routedOperations(config: EntityConfig): StandardOperationId[] {
-  if (config.operations === undefined) return [...STANDARD_OPERATION_IDS];
-  return STANDARD_OPERATION_IDS.filter((id) => {
-    const value = config.operations?.[id];
-    return value !== undefined && value !== false;
-  });
-}
-
 export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
   // Routes per path, for OPTIONS's Allow header.
-  const byPath = new Map<string, RouteSpec[]>();
-  for (const route of routesOf(config)) {
+  const byPath = new Map<string, SvcRoute[]>();
+  for (const route of routeTableOf(config)) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     defineRoute(
       controller,
@@ -148,7 +41,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
 }
 
 /** The methods the entity really serves on one path (known after boot): what OPTIONS and a 405 name in `Allow`. */
-function allowedMethods(engine: SvcEngine, routes: readonly RouteSpec[]): string[] {
+function allowedMethods(engine: SvcEngine, routes: readonly SvcRoute[]): string[] {
   const methods = new Set<string>();
   for (const route of routes) {
     if (engine.entity.operations.get(route.operation)?.state !== 'on') continue;
@@ -159,7 +52,7 @@ function allowedMethods(engine: SvcEngine, routes: readonly RouteSpec[]): string
 }
 
 /** OPTIONS answers with the methods of the operations the entity really serves on that path (known after boot). */
-function createOptionsHandler(controller: Function, routes: readonly RouteSpec[]) {
+function createOptionsHandler(controller: Function, routes: readonly SvcRoute[]) {
   return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
       const methods = allowedMethods((this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller), routes);
@@ -193,7 +86,7 @@ function defineRoute(
   }
 }
 
-function createHandler(controller: Function, route: RouteSpec, param: string, samePath: () => readonly RouteSpec[]) {
+function createHandler(controller: Function, route: SvcRoute, param: string, samePath: () => readonly SvcRoute[]) {
   const { operation, body: takesBody } = route;
   return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
@@ -270,7 +163,7 @@ async function readJson(request: Request): Promise<unknown> {
 }
 
 /** The member ids of a relation removal, from `?ids=1,2` or `/:memberId`. */
-function membersOf(route: RouteSpec, request: Request): unknown {
+function membersOf(route: SvcRoute, request: Request): unknown {
   if (route.members === 'param') return [request.params?.['memberId']];
   if (route.members !== 'query') return undefined;
   const ids = request.query?.['ids'];

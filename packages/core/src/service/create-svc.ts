@@ -1,5 +1,6 @@
 /** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
 import { RealtimePublisher } from '../realtime/realtime-publisher';
+import type { EntityDescription } from './entity-description';
 import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
@@ -70,6 +71,19 @@ export class SvcInstance {
   /** Built-in and registered pagination strategies by name. */
   private readonly strategies: ReadonlyMap<string, PaginationStrategy>;
 
+  /** Every service this instance made, in the order they were made. */
+  private readonly served: SvcService[] = [];
+
+  /** The services of this instance (one per `createCrud` call: in Nest, one per `@Svc` controller). */
+  services(): readonly SvcService[] {
+    return [...this.served];
+  }
+
+  /** The description of every served entity, for bindings that derive their surface from it. */
+  describe(): readonly EntityDescription[] {
+    return this.served.map((service) => service.describe());
+  }
+
   /** `inputLimits.maxDepth`, checked once. */
   private readonly maxInputDepth: number;
   /** Hands committed writes' events to the realtime transports (none are registered yet). */
@@ -123,7 +137,9 @@ export class SvcInstance {
       publisher: this.publisher,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
-    return new SvcService<T>(new SvcEngine(entity));
+    const service = new SvcService<T>(new SvcEngine(entity));
+    this.served.push(service as SvcService);
+    return service;
   }
 }
 

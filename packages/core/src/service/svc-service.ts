@@ -4,6 +4,7 @@ import type { SvcSettings } from '../config/svc-settings';
 import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from './svc-context';
 import type { SvcEngine } from './svc-engine';
+import { describeEntity, type EntityDescription } from './entity-description';
 
 /** Per-call options: the last link of the settings chain and the context policy and `apply` see. */
 export interface CallOptions {
@@ -20,7 +21,14 @@ export interface ListEnvelope<T> {
 }
 
 export class SvcService<T = Record<string, unknown>> {
+  private description?: EntityDescription;
+
   constructor(readonly engine: SvcEngine) {}
+
+  /** What this entity serves: fields, write slots, query allowlists, pagination and operations (built once). */
+  describe(): EntityDescription {
+    return (this.description ??= describeEntity(this.engine.entity));
+  }
 
   findMany(query: FindManyQuery = {}, opts?: CallOptions): Promise<ListEnvelope<T>> {
     return this.body({ operation: 'findMany', query }, opts);

@@ -1,0 +1,111 @@
+/**
+ * The route table of an entity config: every route the HTTP binding serves and the description API reports, derived
+ * from the config alone (routes exist before the adapter's metadata is known), in match order.
+ */
+import type { CustomOperationConfig, EntityConfig, RouteOptions } from '../config/entity-config';
+import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
+import { STANDARD_ROUTES } from './standard-operations';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
+const BODY_OPERATIONS: ReadonlySet<string> = new Set(['createOne', 'updateOne', 'patchOne']);
+
+/** One route of an entity: the operation behind it, its verb and path, and what it reads off the request. */
+export interface SvcRoute {
+  readonly operation: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly body: boolean;
+  readonly query: boolean;
+  /** Relation removals: the member ids come from `?ids=1,2` or from the `:memberId` segment. */
+  readonly members?: 'query' | 'param';
+}
+
+/**
+ * The routes of an entity config, custom operations first (they are matched before the standard table, and one that
+ * reproduces a standard route's shape takes it), then the standard ones, specific paths before `:id`.
+ */
+export function routeTableOf(config: EntityConfig): SvcRoute[] {
+  const param = config.identifier?.field ?? 'id';
+  const resolvePath = (path: string) => path.replace(/(^|\/):id(?=\/|$)/, `$1:${param}`);
+  const customs: SvcRoute[] = [];
+  for (const [id, entry] of Object.entries(config.operations ?? {})) {
+    if ((STANDARD_OPERATION_IDS as readonly string[]).includes(id) || entry === false || entry === undefined) continue;
+    const custom = (entry === true ? {} : entry) as CustomOperationConfig;
+    const routes = custom.meta?.routes;
+    if (custom.enabled === false || routes?.enabled === false) continue;
+    const read = custom.kind === 'read';
+    customs.push({
+      operation: id,
+      method: routes?.method ?? 'POST',
+      path: resolvePath(routes?.path ?? id),
+      body: !read,
+      query: read,
+    });
+  }
+  const standard = routedOperations(config)
+    .filter((id) => routeOptionsOf(config, id)?.enabled !== false)
+    .map((id): SvcRoute => {
+      const routes = routeOptionsOf(config, id);
+      return {
+        operation: id,
+        method: routes?.method ?? STANDARD_ROUTES[id].method,
+        path: resolvePath(routes?.path ?? STANDARD_ROUTES[id].path),
+        body: BODY_OPERATIONS.has(id),
+        query: READ_OPERATIONS.has(id),
+      };
+    })
+    .sort((a, b) => specificity(b.path) - specificity(a.path));
+  // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
+  const bySpecificity = (a: SvcRoute, b: SvcRoute) => specificity(b.path) - specificity(a.path);
+  return [...customs.sort(bySpecificity), ...relationRoutes(config, resolvePath), ...standard];
+}
+
+/** `relations.<name>.write`: `replace` adds PUT /:id/<name>; `resource` adds GET, POST, PUT and DELETE there. */
+function relationRoutes(config: EntityConfig, resolvePath: (path: string) => string): SvcRoute[] {
+  const out: SvcRoute[] = [];
+  for (const [name, entry] of Object.entries(config.relations ?? {})) {
+    const strategy = entry?.write?.strategy;
+    if (strategy !== 'replace' && strategy !== 'resource') continue;
+    const path = resolvePath(`:id/${name}`);
+    const route = (operation: string, method: HttpMethod, extra: Partial<SvcRoute> = {}): SvcRoute => ({
+      operation: `${name}:${operation}`,
+      method,
+      path,
+      body: method === 'POST' || method === 'PUT',
+      query: false,
+      ...extra,
+    });
+    out.push(route('replace', 'PUT'));
+    if (strategy === 'resource') {
+      out.push(
+        route('remove', 'DELETE', { path: `${path}/:memberId`, members: 'param' }),
+        route('list', 'GET', { query: true }),
+        route('add', 'POST'),
+        route('remove', 'DELETE', { members: 'query' }),
+      );
+    }
+  }
+  return out;
+}
+
+/** Deeper paths first, then fewer parameters: `:id/restore` before `:id`, and `all` before `:id`. */
+function specificity(path: string): number {
+  const segments = path.split('/');
+  return segments.length * 100 - segments.filter((segment) => segment.startsWith(':')).length;
+}
+
+function routeOptionsOf(config: EntityConfig, id: StandardOperationId): RouteOptions | undefined {
+  const entry = config.operations?.[id];
+  return typeof entry === 'object' ? entry.meta?.routes : undefined;
+}
+
+/** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
+function routedOperations(config: EntityConfig): StandardOperationId[] {
+  if (config.operations === undefined) return [...STANDARD_OPERATION_IDS];
+  return STANDARD_OPERATION_IDS.filter((id) => {
+    const value = config.operations?.[id];
+    return value !== undefined && value !== false;
+  });
+}

@@ -1,0 +1,292 @@
+/**
+ * The description API: one plain, frozen account of what an entity serves, derived once from its resolved config.
+ * Every surface beyond REST (OpenAPI, the agent tools, GraphQL) reads it instead of core's internals, so they agree.
+ */
+import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
+import type { FilterOperator, SortKey } from '../query/query-ast';
+import type { HttpMethod } from '../operations/route-table';
+import { routeTableOf } from '../operations/route-table';
+import { STANDARD_ROUTES } from '../operations/standard-operations';
+import type { StandardOperationId } from '../config/svc-settings';
+import type { WriteSchema } from '../schema/write-schema';
+
+export interface FieldDescription {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  readonly nullable: boolean;
+  readonly primary: boolean;
+  /** Written by the database (auto-increment, generated uuid, create/update date, version). */
+  readonly generated: boolean;
+  /** The database or the ORM supplies a value when none is written. */
+  readonly hasDefault: boolean;
+  readonly enumValues?: readonly (string | number)[];
+  readonly length?: number;
+  /** On `select.fields`: served in responses. */
+  readonly readable: boolean;
+  /** The soft-delete marker. */
+  readonly deleteMarker: boolean;
+  /** The to-one relation this column is the foreign key of. */
+  readonly foreignKeyOf?: string;
+}
+
+export interface WriteFieldDescription {
+  readonly name: string;
+  /** A column, or a to-one relation written by reference (`{ "<targetKey>": id }`). */
+  readonly kind: ColumnKind | 'reference';
+  readonly nullable: boolean;
+  readonly enumValues?: readonly (string | number)[];
+  /** References: the target entity and the kind of its key. */
+  readonly target?: { readonly entity: string; readonly key: string; readonly keyKind: ColumnKind };
+}
+
+export interface WriteSlotDescription {
+  readonly fields: readonly WriteFieldDescription[];
+  /** Fields a body must hold (create; and the replace of update). */
+  readonly required: readonly string[];
+  /** A schema class or Standard Schema validator checks the body before the field rules. */
+  readonly validated: boolean;
+}
+
+export interface RelationDescription {
+  readonly name: string;
+  readonly kind: RelationKind;
+  /** The target entity's name. */
+  readonly target: string;
+  readonly includable: boolean;
+  /** Array writes of a to-many relation (`relations.<name>.write`). */
+  readonly write?: { readonly strategy: 'replace' | 'resource' | 'jsonPatch'; readonly maxMembers: number };
+}
+
+export interface OperationDescription {
+  readonly id: string;
+  readonly standard: boolean;
+  readonly kind: 'read' | 'write';
+  readonly cardinality: 'one' | 'many';
+  /** 'on', or 'disabled' by the global operations map (405). */
+  readonly state: 'on' | 'disabled';
+  /** Its HTTP route, unless it is served only through the engine. */
+  readonly route?: { readonly method: HttpMethod; readonly path: string };
+  readonly successStatus: number;
+  /** What the body is: a write slot, the custom operation's own shape, member ids, or none. */
+  readonly body: 'create' | 'update' | 'patch' | 'custom' | 'members' | 'none';
+  /**
+   * The query parameters it takes: `list` (filter, sort, select, include, search and the strategy's paging), `item`
+   * (select and include), or `none`.
+   */
+  readonly query: 'list' | 'item' | 'none';
+  /** Relation array writes: the relation and the action. */
+  readonly relation?: { readonly name: string; readonly action: string };
+  /** A custom write's event. */
+  readonly realtimeEvent?: string;
+}
+
+export interface EntityDescription {
+  readonly name: string;
+  /** The route parameter and the fields a single row is looked up by. */
+  readonly lookup: { readonly param: string; readonly fields: readonly string[] };
+  readonly primaryKeys: readonly string[];
+  readonly fields: readonly FieldDescription[];
+  readonly relations: readonly RelationDescription[];
+  readonly write: {
+    readonly create: WriteSlotDescription;
+    readonly update: WriteSlotDescription;
+    readonly patch: WriteSlotDescription;
+  };
+  /** What each read serves: `findOne` and write responses (`item`), each `findMany` item (`list`). */
+  readonly output: { readonly item: readonly string[]; readonly list: readonly string[] };
+  readonly filter: {
+    readonly fields: readonly {
+      readonly name: string;
+      readonly kind: ColumnKind;
+      readonly operators: readonly FilterOperator[];
+    }[];
+    readonly limits: {
+      readonly maxDepth: number;
+      readonly maxInValues: number;
+      readonly maxLikePatternLength: number;
+      readonly maxTerms: number;
+    };
+  };
+  readonly sort: { readonly fields: readonly string[]; readonly default: readonly SortKey[] };
+  readonly select: { readonly fields: readonly string[]; readonly default?: readonly string[] };
+  readonly search?: { readonly fields: readonly string[]; readonly mode: 'substring' | 'words' };
+  readonly include: {
+    readonly relations: readonly { readonly name: string; readonly target: string; readonly maxDepth: number }[];
+    readonly default: readonly string[];
+    readonly maxDepth: number;
+    readonly maxNodes: number;
+  };
+  /** `findMany`'s strategy and the query parameters it takes. */
+  readonly pagination: {
+    readonly strategy: string;
+    readonly params: readonly string[];
+    readonly defaultLimit: number;
+    readonly maxLimit: number;
+    readonly count: boolean;
+    readonly sinceField?: string;
+    /** The strategy sets the order itself, so `sort` is not taken. */
+    readonly ownsSort: boolean;
+  };
+  readonly softDelete: boolean;
+  /** Served operations (standard, custom and relation operations), enabled or disabled by the global map. */
+  readonly operations: readonly OperationDescription[];
+}
+
+export function describeEntity(entity: ResolvedEntity): EntityDescription {
+  const findMany = entity.operations.get('findMany');
+  const findOne = entity.operations.get('findOne');
+  const list = findMany?.list ?? findOne?.list;
+  const readable = new Set(entity.select.fields);
+  const includable = new Set(entity.include.relations.keys());
+  const strategy = findMany?.list?.pagination.strategy;
+  const routes = new Map(routeTableOf(entity.config).map((route) => [`${route.operation}|${route.method}`, route]));
+  const description: EntityDescription = {
+    name: entity.name,
+    lookup: { param: entity.lookup.param, fields: [...entity.lookup.fields] },
+    primaryKeys: [...entity.metadata.primaryKeys],
+    fields: entity.metadata.columns.map((column) => ({
+      name: column.property,
+      kind: column.kind,
+      nullable: column.nullable,
+      primary: column.primary,
+      generated: column.generated,
+      hasDefault: column.hasDefault,
+      ...(column.enumValues ? { enumValues: [...column.enumValues] } : {}),
+      ...(column.length !== undefined ? { length: column.length } : {}),
+      readable: readable.has(column.property),
+      deleteMarker: column.deleteMarker,
+      ...(column.foreignKeyOf ? { foreignKeyOf: column.foreignKeyOf } : {}),
+    })),
+    relations: entity.metadata.relations.map((relation) => {
+      const array = entity.arrayRelations.get(relation.property);
+      return {
+        name: relation.property,
+        kind: relation.kind,
+        target: entity.peer(relation.target)?.name ?? relation.targetName,
+        includable: includable.has(relation.property),
+        ...(array ? { write: { strategy: array.strategy, maxMembers: array.maxMembers } } : {}),
+      };
+    }),
+    write: {
+      create: describeSlot(entity, entity.operations.get('createOne')?.input ?? entity.input.create),
+      update: describeSlot(entity, entity.operations.get('updateOne')?.input ?? entity.input.update),
+      patch: describeSlot(entity, entity.operations.get('patchOne')?.input ?? entity.input.patch),
+    },
+    output: {
+      item: [...(findOne?.list?.outputFields ?? entity.output.fields)],
+      list: [...(findMany?.list?.outputFields ?? entity.select.fields)],
+    },
+    filter: {
+      fields: list
+        ? [...list.filter.fields].map(([name, field]) => ({
+            name,
+            kind: field.column.kind,
+            operators: [...field.operators],
+          }))
+        : [],
+      limits: { ...(list?.filter.limits ?? entity.serverFilter.limits) },
+    },
+    sort: { fields: list ? [...list.sort.fields] : [], default: list ? [...list.sortDefault] : [] },
+    select: {
+      fields: [...entity.select.fields],
+      ...(entity.select.default ? { default: [...entity.select.default] } : {}),
+    },
+    ...(entity.search ? { search: { fields: [...entity.search.fields], mode: entity.search.mode } } : {}),
+    include: {
+      relations: [...entity.include.relations].map(([name, relation]) => ({
+        name,
+        target: entity.peer(relation.relation.target)?.name ?? relation.relation.targetName,
+        maxDepth: relation.maxDepth,
+      })),
+      default: [...entity.include.default],
+      maxDepth: entity.include.maxDepth,
+      maxNodes: entity.include.maxNodes,
+    },
+    pagination: {
+      strategy: strategy?.name ?? 'offset',
+      params: [...(strategy?.params ?? [])],
+      defaultLimit: findMany?.list?.pagination.defaultLimit ?? 0,
+      maxLimit: findMany?.list?.pagination.maxLimit ?? 0,
+      count: findMany?.list?.pagination.count ?? false,
+      ...(strategy?.name === 'since' ? { sinceField: findMany!.list!.pagination.sinceField } : {}),
+      ownsSort: strategy?.ownsSort === true,
+    },
+    softDelete: entity.softDeleteOnReads,
+    operations: [...entity.operations.values()].map((operation) => describeOperation(operation, routes)),
+  };
+  return deepFreeze(description);
+}
+
+function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescription {
+  return {
+    fields: [...slot.fields].map(([name, field]) =>
+      field.kind === 'column'
+        ? {
+            name,
+            kind: field.column.kind,
+            nullable: field.column.nullable,
+            ...(field.column.enumValues ? { enumValues: [...field.column.enumValues] } : {}),
+          }
+        : {
+            name,
+            kind: 'reference' as const,
+            nullable: field.relation.nullable,
+            target: {
+              entity: entity.peer(field.relation.target)?.name ?? field.relation.targetName,
+              key: field.targetKey,
+              keyKind: field.keyColumn.kind,
+            },
+          },
+    ),
+    required: [...slot.required],
+    validated: slot.validator !== undefined,
+  };
+}
+
+const BODY_OF: Partial<Record<StandardOperationId, OperationDescription['body']>> = {
+  createOne: 'create',
+  updateOne: 'update',
+  patchOne: 'patch',
+};
+
+function describeOperation(
+  operation: ResolvedOperation,
+  routes: ReadonlyMap<string, { method: HttpMethod; path: string }>,
+): OperationDescription {
+  const standard = operation.custom === undefined && operation.relationWrite === undefined;
+  const route = [...routes.entries()].find(([key]) => key.startsWith(`${operation.id}|`))?.[1];
+  const action = operation.relationWrite?.action;
+  const standardRoute = standard ? STANDARD_ROUTES[operation.id as StandardOperationId] : undefined;
+  const many = operation.id === 'findMany' || operation.custom?.cardinality === 'many' || action === 'list';
+  const defaultStatus = standardRoute?.status ?? (operation.custom ? 201 : 200);
+  return {
+    id: operation.id,
+    standard,
+    kind: operation.reads ? 'read' : 'write',
+    cardinality: many ? 'many' : 'one',
+    state: operation.state === 'disabled' ? 'disabled' : 'on',
+    ...(route ? { route: { method: route.method, path: route.path } } : {}),
+    successStatus: operation.route?.successStatus ?? defaultStatus,
+    body: standard
+      ? (BODY_OF[operation.id as StandardOperationId] ?? 'none')
+      : operation.custom
+        ? operation.custom.kind === 'write'
+          ? 'custom'
+          : 'none'
+        : action === 'list'
+          ? 'none'
+          : 'members',
+    query: operation.id === 'findOne' ? 'item' : operation.list !== undefined ? 'list' : 'none',
+    ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
+    ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+  }
+  return value;
+}
