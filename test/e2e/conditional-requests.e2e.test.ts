@@ -1,4 +1,4 @@
-/** Conditional requests over HTTP (CONTRACT §6): ETags, If-None-Match, If-Match, and If-Match under concurrency. */
+/** Conditional requests over HTTP: ETags, If-None-Match, If-Match, and If-Match under concurrency. */
 import request, { type Response } from 'supertest';
 import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';

@@ -1,6 +1,6 @@
 /**
  * Custom operations, @Override with dependency injection, route options and service.run: routes, statuses, the
- * scoped `context.repository` inside the request's transaction, and SPEC.md's result projection rules 6 and 7.
+ * scoped `context.repository` inside the request's transaction, and the projection rules of custom results.
  */
 import { Controller, Injectable } from '@nestjs/common';
 import {

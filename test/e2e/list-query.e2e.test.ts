@@ -1,4 +1,4 @@
-/** findMany over HTTP (CONTRACT §4): pagination, filters, allowlists, sort, error reporting and injection safety. */
+/** findMany over HTTP: pagination, filters, allowlists, sort, error reporting and injection safety. */
 import request from 'supertest';
 import { Book, BOOKSTORE_ENTITIES, Note } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';

@@ -1,4 +1,4 @@
-/** Policy resolution (nearest scope wins) and filter.apply scoping over HTTP (CONTRACT §7, §14). */
+/** Policy resolution (nearest scope wins) and filter.apply scoping over HTTP. */
 import type { PolicyArgs, PolicyFunction, SvcContext } from '@svc/core';
 import request from 'supertest';
 import { Author, Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';

@@ -1,4 +1,4 @@
-/** Write bodies over HTTP (CONTRACT §5): writable fields, value checks, replace and merge, relations by id, constraints. */
+/** Write bodies over HTTP: writable fields, value checks, replace and merge, relations by id, constraints. */
 import request from 'supertest';
 import { Author, Book, BOOKSTORE_ENTITIES, Note, Review } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';

@@ -1,4 +1,4 @@
-/** SPEC.md's built-in defaults: the first link of the settings chain. */
+/** The built-in defaults: the first link of the settings chain. */
 import type { ResolvedSettings } from './svc-settings';
 
 export const BUILT_IN_SETTINGS: ResolvedSettings = Object.freeze({
@@ -10,7 +10,7 @@ export const BUILT_IN_SETTINGS: ResolvedSettings = Object.freeze({
     since: Object.freeze({ field: 'updatedAt' }),
   }),
   errors: Object.freeze({ exposeInternals: false }),
-  // SPEC.md lists `cache` as off by default, meaning the result cache; ETags stay on (CONTRACT.md §3, §6).
+  // `cache` is off by default, meaning the result cache; ETags stay on (ADR 0011).
   cache: Object.freeze({ ttl: false as const, etag: true }),
   delete: Object.freeze({ field: 'deletedAt', strategy: 'auto' as const }),
   realtime: false,

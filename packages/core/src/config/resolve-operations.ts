@@ -1,4 +1,4 @@
-/** The per-entity `operations` map rules of SPEC.md: absent → defaults, present → whitelist; the global boolean map. */
+/** The per-entity `operations` map: absent → defaults, present → whitelist; the global boolean map. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { CustomOperationConfig, EntityOperationsMap } from './entity-config';
 import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';

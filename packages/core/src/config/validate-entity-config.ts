@@ -19,7 +19,7 @@ const STRUCTURAL_KEYS = [
   'relations',
   'operations',
 ];
-/** Keys SPEC.md defines that this version does not serve yet: refused rather than silently ignored. */
+/** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();
 const OPERATION_EXTRAS = ['handler', 'meta', 'policy', 'schema'];
 

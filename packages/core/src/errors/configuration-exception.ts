@@ -10,7 +10,7 @@ export interface ConfigurationProblem {
   readonly message: string;
 }
 
-/** Raised at bootstrap (or for the request-time problems SPEC.md names) with code SVC_CONFIG_INVALID. */
+/** Raised at bootstrap (or for faults of server code found at request time) with code SVC_CONFIG_INVALID. */
 export class ConfigurationException extends SvcException {
   readonly entity?: string;
   readonly path?: string;

@@ -1,6 +1,6 @@
 /**
  * The flow of a custom operation: If-Match refused, policy, query resolution (read) or the body's schema (write, in
- * one transaction), the handler with a scoped `context.repository`, then SPEC.md's result projection (rules 6 and 7),
+ * one transaction), the handler with a scoped `context.repository`, then the projection of custom results (entity fields, or `schema.output`),
  * ETag and the list envelope for `cardinality: 'many'`.
  */
 import { computeEtag } from '../cache/etag';
@@ -135,7 +135,7 @@ function callHandler(
   return Promise.resolve(call.operation.handler!(input, context));
 }
 
-/** 201 by default (SPEC.md rule 8; `meta.routes.successStatus` changes it), 204 when the handler returns nothing. */
+/** 201 by default (`meta.routes.successStatus` changes it), 204 when the handler returns nothing. */
 function respond(
   call: OperationCall,
   result: unknown,

@@ -4,7 +4,7 @@ import { Book, BOOK_METADATA } from '../support/fixtures';
 
 describe('mergeSettingsChain', () => {
   describe('when no scope sets anything', () => {
-    it('yields the built-in defaults of SPEC.md', () => {
+    it('yields the built-in defaults', () => {
       const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [undefined, {}, undefined]);
       expect(settings).toEqual({
         pagination: { defaultLimit: 20, maxLimit: 100, strategy: 'offset', count: true, since: { field: 'updatedAt' } },

@@ -527,7 +527,7 @@ describe('resolveEntity', () => {
       // (src/config/resolve-entity.ts, `id === 'findMany' || id === 'findOne' ? buildListQueryConfig(...) : undefined`),
       // so on an entity serving only writes a misspelt sort.fields / filter.fields / sort.default / filter.default
       // passes bootstrap silently. Input: { sort: { fields: ['titel'] }, operations: { createOne: true } }.
-      // Expected: ConfigurationException at bootstrap (SPEC.md: "Sort fields are validated against fields at
+      // Expected: ConfigurationException at bootstrap ("Sort fields are validated against fields at
       // bootstrap"; misconfiguration is detected at bootstrap); actual: no error.
       it('fails at bootstrap even when no read is served', () => {
         expectConfigError(() => resolve({ sort: { fields: ['titel'] }, operations: { createOne: true } }), {

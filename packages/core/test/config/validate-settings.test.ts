@@ -213,7 +213,7 @@ describe('settings validation', () => {
       );
     });
     // prefix (src/service/svc-engine.ts:26 passes { scope: 'call', entity, operation } only), so the message reads
-    // "Book: identifier: is allowed at ..." without "findMany". SPEC.md: configuration errors name the operation.
+    // "Book: identifier: is allowed at ..." without "findMany". Configuration errors name the operation.
     it('names the operation the call was for', async () => {
       const service = entity({});
       await expect(
