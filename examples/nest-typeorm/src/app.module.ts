@@ -1,8 +1,14 @@
-/** The bookstore app: TypeORM, Svc, one `@Svc` controller per entity, and the first-start seeder. */
+/**
+ * The bookstore app: TypeORM, Svc with the bookstore's policy, one `@Svc` controller per entity, the guard that
+ * identifies the caller, and the first-start seeder.
+ */
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcModule } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
+import { editorsWrite } from './access/editors-write-policy';
+import { RoleGuard } from './access/role.guard';
 import { BookstoreSeeder } from './bookstore-seeder';
 import { AuthorsController } from './controllers/authors.controller';
 import { BooksController } from './controllers/books.controller';
@@ -22,10 +28,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl ?? process.env['DATABASE_URL'])),
-        SvcModule.forRoot({ infrastructure: typeorm(), pagination: { maxLimit: 100 } }),
+        // The global policy applies to every entity that has none of its own: reads are open, writes need an editor.
+        SvcModule.forRoot({ infrastructure: typeorm(), pagination: { maxLimit: 100 }, policy: editorsWrite }),
       ],
       controllers: [AuthorsController, BooksController, TagsController, ReviewsController],
-      providers: [BookstoreSeeder],
+      providers: [{ provide: APP_GUARD, useClass: RoleGuard }, BookstoreSeeder],
     };
   }
 }

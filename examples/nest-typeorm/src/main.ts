@@ -1,17 +1,48 @@
-/** Starts the bookstore: `pnpm example` at the repository root. */
+/**
+ * Starts the bookstore: `pnpm example` at the repository root. Prints its URL and, on a first start, what it seeded;
+ * Nest's own log (the route table and the module list) only with `VERBOSE=1` or `--verbose`. Ctrl-C or SIGTERM
+ * closes the app (the HTTP server and the database connection) and exits with status 0.
+ */
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
+import { BookstoreSeeder } from './bookstore-seeder';
+
+const VERBOSE = process.env['VERBOSE'] === '1' || process.argv.includes('--verbose');
+const QUIET_LOG_LEVELS: LogLevel[] = ['warn', 'error'];
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule.forRoot());
-  app.enableShutdownHooks();
-  const port = Number(process.env['PORT'] ?? 3000);
-  await app.listen(port);
-  console.log(`Svc bookstore listening on http://localhost:${port}/books`);
+  const app = await NestFactory.create(AppModule.forRoot(), { logger: VERBOSE ? undefined : QUIET_LOG_LEVELS });
+  stopOnSignals(app);
+  await app.listen(Number(process.env['PORT'] ?? 3000));
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const seeded = app.get(BookstoreSeeder).seeded;
+  if (seeded) console.log(seeded);
+  console.log(`Svc bookstore listening on http://localhost:${port}/books (Ctrl-C to stop)`);
 }
 
-main().catch((error: unknown) => {
+/**
+ * Closes the app on the first SIGINT or SIGTERM and exits 0. Later signals are ignored while it closes: a Ctrl-C
+ * reaches both the app and `pnpm`, which passes it on, so the app sees it twice. A close that fails or hangs for
+ * 10 s is reported and exits 1.
+ */
+function stopOnSignals(app: INestApplication): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => fail(new Error(`The app did not close within 10 s of ${signal}.`)), 10_000).unref();
+    app.close().then(() => process.exit(0), fail);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function fail(error: unknown): never {
   console.error(error);
   process.exit(1);
-});
+}
+
+main().catch(fail);

@@ -1,10 +1,15 @@
 /** The reference app as a user meets it: seeded on first start, served over the generated routes. */
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import type { SvcService } from '@svc/core';
+import { svcToken } from '@svc/nestjs';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
+import { Book } from '../src/entities';
 
 type Server = Parameters<typeof request>[0];
+
+const EDITOR = { 'x-role': 'editor' };
 
 describe('examples/nest-typeorm', () => {
   let app: INestApplication;
@@ -61,6 +66,34 @@ describe('examples/nest-typeorm', () => {
     });
   });
 
+  describe('GET /books?include=author', () => {
+    it('embeds each book’s author, projected through the author’s own config', async () => {
+      const response = await request(server).get('/books').query({ include: 'author', limit: 50 }).expect(200);
+      const books = response.body.items as { authorId: number | null; author: { id: number; name: string } | null }[];
+      expect(books).toHaveLength(30);
+      for (const book of books) expect(book.author?.id).toBe(book.authorId);
+      expect(books.map((book) => book.author?.name)).toContain('Ursula K. Le Guin');
+    });
+
+    it('answers 400 for a relation that include.fields does not list', async () => {
+      const response = await request(server).get('/books').query({ include: 'tags' }).expect(400);
+      expect(response.body.code).toBe('SVC_QUERY_INVALID');
+    });
+  });
+
+  describe('GET /books?search[query]=...', () => {
+    it('finds the books whose title holds every word of the term', async () => {
+      const response = await request(server).get('/books').query({ 'search[query]': 'parable sower' }).expect(200);
+      const titles = (response.body.items as { title: string }[]).map((book) => book.title);
+      expect(titles).toEqual(['Parable of the Sower']);
+    });
+
+    it('matches words in any case and order', async () => {
+      const response = await request(server).get('/books').query({ 'search[query]': 'EARTHSEA wizard' }).expect(200);
+      expect(response.body.items).toEqual([expect.objectContaining({ title: 'A Wizard of Earthsea' })]);
+    });
+  });
+
   describe('GET /books/:id', () => {
     it('serves the book with an ETag', async () => {
       const response = await request(server).get('/books/1').expect(200);
@@ -73,29 +106,114 @@ describe('examples/nest-typeorm', () => {
     });
   });
 
+  describe('the policy: reads are open, writes need x-role: editor', () => {
+    it('serves reads without the header', async () => {
+      await request(server).get('/authors/1').expect(200);
+    });
+
+    it('refuses a write without the header with 403 SVC_FORBIDDEN, and writes nothing', async () => {
+      const response = await request(server).post('/books').send({ title: 'Unsigned' }).expect(403);
+      expect(response.body).toMatchObject({ code: 'SVC_FORBIDDEN', params: { operation: 'createOne' } });
+      const found = await request(server).get('/books').query({ 'filter[title][eq]': 'Unsigned' }).expect(200);
+      expect(found.body.total).toBe(0);
+    });
+
+    it('refuses a write from a reader', async () => {
+      await request(server).patch('/authors/1').set('x-role', 'reader').send({ bornYear: 1930 }).expect(403);
+    });
+
+    it('allows the write for an editor', async () => {
+      const response = await request(server).patch('/authors/6').set(EDITOR).send({ country: 'GB' }).expect(200);
+      expect(response.body).toMatchObject({ id: 6, country: 'GB' });
+    });
+
+    it('reads the caller from the call context when there is no request (service.run)', async () => {
+      const books = app.get<SvcService<Book>>(svcToken(Book));
+      await expect(books.run('publishOne', { id: 10 })).rejects.toMatchObject({ code: 'SVC_FORBIDDEN' });
+      const published = await books.run<Book>('publishOne', { id: 10 }, { context: { user: { role: 'editor' } } });
+      expect(published).toMatchObject({ id: 10, published: true });
+    });
+  });
+
+  describe('PATCH /books/:id/publish (a custom operation)', () => {
+    it('publishes an unpublished book and answers 200 with the row and an ETag', async () => {
+      const before = await request(server).get('/books/5').expect(200);
+      expect(before.body.published).toBe(false);
+      const response = await request(server).patch('/books/5/publish').set(EDITOR).expect(200);
+      expect(response.body).toMatchObject({ id: 5, published: true });
+      expect(response.headers['etag']).toMatch(/^"/);
+      const after = await request(server).get('/books/5').expect(200);
+      expect(after.body.published).toBe(true);
+    });
+
+    it('answers 404 for a missing book', async () => {
+      const response = await request(server).patch('/books/99999/publish').set(EDITOR).expect(404);
+      expect(response.body.code).toBe('SVC_NOT_FOUND');
+    });
+
+    it('is refused without the editor header', async () => {
+      await request(server).patch('/books/15/publish').expect(403);
+    });
+  });
+
+  describe('GET /reviews (cursor paging)', () => {
+    it('pages newest first by meta.nextCursor until it is null, without repeating a review', async () => {
+      const seen: number[] = [];
+      let cursor: string | null | undefined;
+      for (let page = 0; page < 10 && cursor !== null; page++) {
+        const response = await request(server)
+          .get('/reviews')
+          .query(cursor ? { limit: 12, cursor } : { limit: 12 })
+          .expect(200);
+        seen.push(...(response.body.items as { id: number }[]).map((review) => review.id));
+        cursor = (response.body.meta as { nextCursor: string | null }).nextCursor;
+        if (cursor !== null) expect(cursor).toEqual(expect.any(String));
+      }
+      expect(cursor).toBeNull();
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual([...seen].sort((a, b) => b - a));
+      const total = (await request(server).get('/reviews').expect(200)).body.total as number;
+      expect(seen).toHaveLength(total);
+    });
+
+    it('answers 400 SVC_QUERY_UNSUPPORTED_PARAM for offset, which the cursor strategy does not take', async () => {
+      const response = await request(server).get('/reviews').query({ offset: 10 }).expect(400);
+      expect(response.body.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+    });
+  });
+
   describe('a book through its life: create, patch, delete, restore', () => {
     it('creates with 201 and a Location, patches, soft-deletes and restores', async () => {
       const created = await request(server)
         .post('/books')
+        .set(EDITOR)
         .send({ title: 'The Word for World Is Forest', pages: 189, authorId: 1 })
         .expect(201);
       const id = created.body.id as number;
       expect(created.headers['location']).toBe(`/books/${id}`);
       expect(created.headers['etag']).toBeDefined();
 
-      const patched = await request(server).patch(`/books/${id}`).send({ pages: 190, published: true }).expect(200);
+      const patched = await request(server)
+        .patch(`/books/${id}`)
+        .set(EDITOR)
+        .send({ pages: 190, published: true })
+        .expect(200);
       expect(patched.body).toMatchObject({ id, pages: 190, published: true, title: 'The Word for World Is Forest' });
 
-      await request(server).delete(`/books/${id}`).expect(204);
+      await request(server).delete(`/books/${id}`).set(EDITOR).expect(204);
       await request(server).get(`/books/${id}`).expect(404);
 
-      const restored = await request(server).patch(`/books/${id}/restore`).expect(200);
+      const restored = await request(server).patch(`/books/${id}/restore`).set(EDITOR).expect(200);
       expect(restored.body).toMatchObject({ id, deletedAt: null });
       await request(server).get(`/books/${id}`).expect(200);
     });
 
     it('answers 400 for a field that is not writable', async () => {
-      const response = await request(server).post('/books').send({ title: 'Sneaky', colour: 'red' }).expect(400);
+      const response = await request(server)
+        .post('/books')
+        .set(EDITOR)
+        .send({ title: 'Sneaky', colour: 'red' })
+        .expect(400);
       expect(response.body.code).toBe('SVC_VALIDATION_FAILED');
     });
   });

@@ -1,9 +1,23 @@
-/** `/books`: soft-deleted, so `PATCH /books/:id/restore` and `DELETE /books/:id/purge` are served too. */
+/**
+ * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, and
+ * a custom `publishOne` action on `PATCH /books/:id/publish`.
+ */
 import { Controller } from '@nestjs/common';
+import type { OperationHandler } from '@svc/core';
 import { Svc } from '@svc/nestjs';
 import { Book } from '../entities/book.entity';
 
 const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'];
+
+/**
+ * Marks one book published. `context.repository` is scoped to the request: it joins the operation's transaction
+ * and answers 404 for a missing or deleted book, so the handler only says what changes.
+ */
+const publishOne: OperationHandler = async (input, context) => {
+  const key = input.key!; // { id: 7 }; input.id is the id itself
+  await context.repository!.update(key, { published: true });
+  return context.repository!.findOne({ key });
+};
 
 @Svc(Book, {
   filter: {
@@ -16,8 +30,22 @@ const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'];
     },
   },
   sort: { fields: ['title', 'pages', 'rating', 'createdAt', 'id'], default: ['title'] },
+  search: { fields: ['title'], mode: 'words' },
+  include: { fields: ['author'] },
   pagination: { defaultLimit: 10, maxLimit: 50 },
   schema: { input: { create: WRITABLE, update: WRITABLE, patch: WRITABLE } },
+  operations: {
+    // Declaring a custom operation makes the map a whitelist, so the standard operations are named too.
+    findMany: true,
+    findOne: true,
+    createOne: true,
+    updateOne: true,
+    patchOne: true,
+    deleteOne: true,
+    restoreOne: true,
+    purgeOne: true,
+    publishOne: { meta: { routes: { method: 'PATCH', path: ':id/publish', successStatus: 200 } }, handler: publishOne },
+  },
 })
 @Controller('books')
 export class BooksController {}

@@ -1,0 +1,92 @@
+/**
+ * `pnpm example` as a user runs it: a process of its own that prints its URL and no route table, serves, and stops
+ * with exit status 0 on SIGTERM and on Ctrl-C (SIGINT to the whole process group, pnpm included).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+const URL_LINE = /listening on (http:\/\/\S+)/;
+/** What Nest logs at `log` level while it boots: the module list and one line per mapped route. */
+const NEST_BOOT_LOG = /InstanceLoader|RoutesResolver|RouterExplorer|Mapped \{|NestFactory|NestApplication/;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => string;
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `pnpm example` on in-memory SQLite and a free port, in a process group of its own, until it prints its URL. */
+async function startExample(): Promise<Started> {
+  const child = spawn('pnpm', ['example'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: ':memory:', PORT: '0', VERBOSE: '' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL line within 45 s; output so far:\n${output}`)), 45_000);
+    const check = () => {
+      const match = URL_LINE.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    exit.then(
+      ({ code, signal }) => reject(new Error(`exited (${code ?? signal}) before printing its URL:\n${output}`)),
+      reject,
+    );
+  });
+  return { child, url, output: () => output, exit };
+}
+
+/** SIGKILL to the process group, if any of it is left, and the pipes closed, so jest has nothing to wait for. */
+function stopGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // ESRCH: the group has already gone.
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+describe('pnpm example, as a process', () => {
+  let started: Started | undefined;
+
+  afterEach(() => {
+    // Whatever a test left behind (a process that missed its signal, a grandchild of a pnpm that died) goes too.
+    if (started) stopGroup(started.child);
+    started = undefined;
+  });
+
+  it('prints its URL without Nest’s route table, serves it, and exits 0 on SIGTERM', async () => {
+    started = await startExample();
+    const response = await fetch(`${started.url}?limit=1`);
+    expect(response.status).toBe(200);
+
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toEqual({ code: 0, signal: null });
+    expect(started.output()).not.toMatch(NEST_BOOT_LOG);
+    expect(started.output()).not.toMatch(/error|ELIFECYCLE/i);
+  }, 60_000);
+
+  it('exits 0 without an error report on Ctrl-C (SIGINT to its process group)', async () => {
+    started = await startExample();
+
+    process.kill(-started.child.pid!, 'SIGINT');
+    expect(await started.exit).toEqual({ code: 0, signal: null });
+    expect(started.output()).not.toMatch(/error|ELIFECYCLE|Command failed/i);
+  }, 60_000);
+});
