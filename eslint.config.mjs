@@ -1,4 +1,4 @@
-// Lint rules for the whole workspace: typescript-eslint's recommended set plus a few habits of STYLE.md.
+// Lint rules for the whole workspace: typescript-eslint's recommended set plus a few house rules (named exports).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -12,6 +12,8 @@ const config: Config = {
     '^@svc/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
+  // After the summary: which database suites did not run (their SVC_TEST_* variable is unset) and how to run them.
+  globalTeardown: '<rootDir>/test/support/database-suites-notice.ts',
   testTimeout: 30000,
 };
 

@@ -6,7 +6,8 @@
  * Goes through the real stack: a Nest app with SvcModule and `@Svc` controllers on one entity, one controller per
  * strategy (and per `pagination.count` setting), listening on a free port; the requests are sent in-process with
  * `fetch`, one at a time (latency, not throughput). The seeded table is kept and reused by later runs. Prints a table
- * and writes the report to docs/benchmark-pagination-depth-<date>.txt. Never fails because something is slow.
+ * and writes the report to docs/benchmarks/benchmark-pagination-depth-<date>.txt. Never fails because something is
+ * slow.
  */
 import 'reflect-metadata';
 import { Controller, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
@@ -39,7 +40,7 @@ const REPO_ROOT = join(__dirname, '..');
 const STARTED = new Date();
 const OUT =
   process.env['BENCH_DEPTH_OUT'] ??
-  join(REPO_ROOT, 'docs', `benchmark-pagination-depth-${STARTED.toISOString().slice(0, 10)}.txt`);
+  join(REPO_ROOT, 'docs', 'benchmarks', `benchmark-pagination-depth-${STARTED.toISOString().slice(0, 10)}.txt`);
 
 @Entity(TABLE)
 class DepthRow {

@@ -36,7 +36,11 @@ export function prototypeSnapshot(): string[] {
   ].sort();
 }
 
-/** Why a response breaks the contract (CONTRACT §4, §9), or undefined when it keeps it. */
+/**
+ * Why a response breaks the rules of a list read, or undefined when it keeps them: never a 5xx; a 4xx is an
+ * `application/problem+json` body with an `SVC_*` code, its status, a title and a detail; a 200 is a list envelope
+ * whose page size fits `limit`, `offset` and `total`, with no row twice.
+ */
 export function contractViolation(res: Response, options: { keyset?: boolean } = {}): string | undefined {
   const type = String(res.headers['content-type'] ?? '');
   const body = bodyOf(res);

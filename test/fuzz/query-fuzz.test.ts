@@ -1,8 +1,9 @@
 /**
- * Fuzzes the list query grammar (CONTRACT §4, §9; docs/reference/query.md) over HTTP: thousands of seeded random query
- * strings (bracket trees, the JSON form, all operators and misspellings, injection payloads, prototype keys, limits
- * crossed, malformed numbers, dates and escapes) against a seeded bookstore. Every answer must be a list envelope or
- * an RFC 9457 problem below 500, no table may change, and no prototype may gain a key.
+ * Fuzzes the list query grammar (docs/reference/query.md) and its error reports (docs/reference/errors.md) over
+ * HTTP: thousands of seeded random query strings (bracket trees, the JSON form, all operators and misspellings,
+ * injection payloads, prototype keys, limits crossed, malformed numbers, dates and escapes) against a seeded
+ * bookstore. Every answer must be a list envelope or an RFC 9457 problem below 500, no table may change, and no
+ * prototype may gain a key.
  *
  * FUZZ_SEED=<n or text> replays another stream (the seed is printed); FUZZ_CASES=<factor> scales the case counts
  * (FUZZ_CASES=0.1 for a quick run, FUZZ_CASES=5 for a long one); FUZZ_VERBOSE=1 prints the problem codes seen.
@@ -137,7 +138,7 @@ describe.each(TEST_DATABASES)('query fuzz on $name', (db) => {
         )
         .join('\n');
       throw new Error(
-        `${failures.length} of ${cases.length} fuzz cases broke the contract on ${db.name} (FUZZ_SEED=${SEED}):\n${shown}`,
+        `${failures.length} of ${cases.length} fuzz cases broke the query rules on ${db.name} (FUZZ_SEED=${SEED}):\n${shown}`,
       );
     }
   }, 300_000);

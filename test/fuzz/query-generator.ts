@@ -1,5 +1,5 @@
 /**
- * A seeded generator of hostile list-query strings for `GET /books` (CONTRACT §4, docs/reference/query.md): bracket
+ * A seeded generator of hostile list-query strings for `GET /books` (the grammar of docs/reference/query.md): bracket
  * filter trees, the JSON form, every operator and misspellings of them, injection payloads, prototype keys, limits
  * crossed, malformed numbers, dates and percent-escapes, and every other parameter of the grammar.
  */

@@ -1,4 +1,4 @@
-/** The error catalog and docs/reference/errors.md stay in step (STYLE.md habit 6). */
+/** The error catalog and docs/reference/errors.md stay in step: every code documented, with its status. */
 import { join } from 'node:path';
 import { ERROR_CATALOG } from '@svc/core';
 import { readText, REPO_ROOT } from './repo-files';

@@ -1,5 +1,5 @@
 /**
- * Import rules between the packages (CONTRACT.md §1), checked on the real sources rather than left to convention.
+ * Import rules between the packages (ADR 0001), checked on the real sources rather than left to convention.
  * Each failure message cites the decision behind the rule: docs/adr/0001-pnpm-workspace-and-package-boundaries.md.
  */
 import { dirname, join, resolve, sep } from 'node:path';

@@ -1,4 +1,4 @@
-/** Every public export is named: no `export *` anywhere in a package's sources (STYLE.md, CONTRACT.md §1). */
+/** Every public export is named: no `export *` anywhere in a package's sources, so each index lists its API. */
 import { join } from 'node:path';
 import { filesUnder, fromRoot, packageDirs, readText } from './repo-files';
 

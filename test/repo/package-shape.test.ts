@@ -1,4 +1,4 @@
-/** Every workspace package has the same shape (CONTRACT.md §1): one entry point, a README, an index of exports. */
+/** Every workspace package has the same shape: one entry point, a README, an index of exports. */
 import { basename, join } from 'node:path';
 import { exists, packageDirs, readText } from './repo-files';
 

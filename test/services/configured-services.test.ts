@@ -1,4 +1,4 @@
-/** A configured test service that cannot be reached fails the run; it is never skipped silently (CONTRACT.md §13). */
+/** A configured test service that cannot be reached fails the run: a suite is never skipped silently. */
 import { connect } from 'node:net';
 import { openTestDataSource, TEST_DATABASES } from '../support/test-databases';
 
