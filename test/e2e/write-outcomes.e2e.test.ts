@@ -12,6 +12,8 @@ import { TEST_DATABASES } from '../support/test-databases';
 const repo = (context: SvcContext) => context.repository!;
 
 const BOOKS: EntityConfig = {
+  // A policy that reads the row: every single-row write reads and locks it first, so its outcome has the row before.
+  policy: ({ entity }) => entity?.['title'] !== 'locked',
   select: { fields: { exclude: ['isbn'] } },
   relations: { tags: { write: { strategy: 'resource' } } },
   operations: {
@@ -41,6 +43,8 @@ const BOOKS: EntityConfig = {
   },
 };
 const Books = svcController('books', Book, BOOKS);
+/** No policy, scope or If-Match: on a database that returns written rows, a write is one statement, with no pre-read. */
+const LeanBooks = svcController('lean-books', Book);
 const PatchedBooks = svcController('patched-books', Book, {
   relations: { tags: { write: { strategy: 'jsonPatch' } } },
 });
@@ -65,7 +69,7 @@ describe.each(TEST_DATABASES)('Write outcomes on $name', (db) => {
       db,
       suite: 'e2e_write_outcomes',
       entities: BOOKSTORE_ENTITIES,
-      controllers: [Books, PatchedBooks, HandledBooks],
+      controllers: [Books, PatchedBooks, HandledBooks, LeanBooks],
     });
     tagIds = (await t.dataSource.getRepository(Tag).save([{ name: 'a' }, { name: 'b' }])).map((tag) => tag.id);
   });
@@ -106,6 +110,18 @@ describe.each(TEST_DATABASES)('Write outcomes on $name', (db) => {
     expect(patched!.changed).not.toContain('title');
     const [updated] = await run(Books, { operation: 'updateOne', id: String(id), body: { title: 'After' } });
     expect(updated).toMatchObject({ event: 'updated', before: { title: 'Before' }, after: { title: 'After' } });
+  });
+
+  it('a write with nothing to guard: the row before when it was read, else the fields it wrote as changed', async () => {
+    const id = await created('Lean');
+    const [patched] = await run(LeanBooks, { operation: 'patchOne', id: String(id), body: { pages: 7 } });
+    expect(patched).toMatchObject({ event: 'patched', key: { id }, after: { title: 'Lean', pages: 7 } });
+    if (db.name === 'postgres') {
+      expect(patched!.before).toBeUndefined();
+      expect(patched!.changed).toEqual(['pages']);
+    } else {
+      expect(patched!.before).toMatchObject({ pages: 0 });
+    }
   });
 
   it('deleteOne, restoreOne and purgeOne: deleted, restored, deleted', async () => {

@@ -108,6 +108,7 @@ export type {
   FindOneArgs,
   LoadRelationArgs,
   WriteArgs,
+  UpdateArgs,
   SvcInfrastructure,
   InfrastructureResolver,
   UpdateRelationArgs,

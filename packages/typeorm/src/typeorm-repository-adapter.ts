@@ -12,6 +12,7 @@ import type {
   Row,
   RowView,
   UpdateRelationArgs,
+  UpdateArgs,
   WriteArgs,
 } from '@svc/core';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
@@ -52,6 +53,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
+  /** PostgreSQL returns written rows (`INSERT/UPDATE ... RETURNING`); the others are read back. */
+  readonly returnsWrittenRows: boolean;
   private readonly table: EntityTable;
 
   constructor(
@@ -60,6 +63,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   ) {
     this.table = new EntityTable(dataSource, target);
     this.metadata = this.table.metadata;
+    this.returnsWrittenRows = this.table.dialect === 'postgres';
   }
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
@@ -138,7 +142,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const entityValues = this.withGeneratedUuids(toEntityValues(values, this.table));
     const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
-    const returning = this.table.dialect === 'postgres';
+    const returning = this.returnsWrittenRows;
     if (returning) query.returning('*');
     return this.guard('write', async () => {
       const result = await query.execute();
@@ -150,10 +154,14 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     });
   }
 
-  async update(key: EntityKey, values: Row, args: WriteArgs): Promise<void> {
+  async update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void> {
     const entityValues = toEntityValues(values, this.table);
-    if (Object.keys(entityValues).length === 0) return;
-    await this.updateByKey(key, entityValues, args);
+    if (Object.keys(entityValues).length === 0) {
+      if (!this.returnsWrittenRows) return;
+      // Nothing to set: the row as it is, as an update that changed nothing would return it.
+      return this.findOne({ key, view: args.view ?? 'all', session: args.session });
+    }
+    return this.updateByKey(key, entityValues, args, this.returnsWrittenRows);
   }
 
   async softDelete(key: EntityKey, args: WriteArgs): Promise<void> {
@@ -243,17 +251,30 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     return query;
   }
 
-  private async updateByKey(key: EntityKey, values: Record<string, unknown>, args: WriteArgs): Promise<void> {
+  /** `UPDATE ... WHERE <key> [AND <view>]`, returning the stored row (or null when none matched) when asked. */
+  private async updateByKey(
+    key: EntityKey,
+    values: Record<string, unknown>,
+    args: UpdateArgs,
+    returning = false,
+  ): Promise<Row | null | void> {
     const params = new SqlParameters();
-    const condition = keyToSql(key, this.table, params);
+    const conditions = [keyToSql(key, this.table, params)];
+    const marker = this.table.marker;
+    if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
+    if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
     const manager = managerOf(args.session, this.dataSource.manager);
     const query = manager
       .createQueryBuilder()
       .update(this.target)
       .set(values)
-      .where(condition, params.values)
+      .where(conditions.join(' AND '), params.values)
       .updateEntity(false);
-    await this.guard('write', () => query.execute());
+    if (returning) query.returning('*');
+    const result = await this.guard('write', () => query.execute());
+    if (!returning) return;
+    const [raw] = (result.raw as Record<string, unknown>[] | undefined) ?? [];
+    return raw === undefined ? null : this.table.hydrate(raw);
   }
 
   /** Runs a statement and maps whatever the driver throws. */

@@ -11,6 +11,7 @@ import type {
   FindOneArgs,
   RepositoryAdapter,
   Row,
+  UpdateArgs,
   WriteArgs,
 } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
@@ -27,7 +28,7 @@ export interface ScopedRepository extends RepositoryAdapter {
   findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
   findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
   insert(values: Row, args?: Partial<WriteArgs>): ReturnType<RepositoryAdapter['insert']>;
-  update(key: EntityKey, values: Row, args?: Partial<WriteArgs>): Promise<void>;
+  update(key: EntityKey, values: Row, args?: Partial<UpdateArgs>): ReturnType<RepositoryAdapter['update']>;
   softDelete(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
   restore(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
   remove(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
@@ -107,8 +108,9 @@ export function scopedRepository(
       writing(args, async (write) => {
         await guard(key, write, view());
         await requireReferencesInScope(call, values, write.session);
-        await adapter.update(key, values, write);
+        const stored = await adapter.update(key, values, write);
         await staysInScope(key, write);
+        return stored;
       }),
     softDelete: (key, args) =>
       writing(args, async (write) => {

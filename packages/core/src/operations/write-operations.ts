@@ -15,9 +15,9 @@ import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, scopeFilter } from '../pipeline/stages/load-row-stage';
 import { itemResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { checkIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { checkIfMatch, needsIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
-import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
+import { referencesIntoScope, requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { runHandler } from './run-handler';
 import { recordOutcome } from '../pipeline/write-outcome';
 import { jsonPatchOne, takesJsonPatch } from './json-patch';
@@ -29,11 +29,13 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
-  const { key, row } = await runInTransaction(call, async (session) => {
-    await requireReferencesInScope(call, values, session);
-    const inserted = await call.entity.adapter.insert(values, { session });
-    return { key: inserted.key, row: await rereadInScope(call, inserted.key, session, inserted.row) };
-  });
+  const { key, row } = (await writesAlone(call, values))
+    ? await insertAlone(call, values)
+    : await runInTransaction(call, async (session) => {
+        await requireReferencesInScope(call, values, session);
+        const inserted = await call.entity.adapter.insert(values, { session });
+        return { key: inserted.key, row: await rereadInScope(call, inserted.key, session, inserted.row) };
+      });
   recordOutcome(call, { event: 'created', key, before: null, after: row });
   const response = itemResponse(call, row, { status: 201 });
   const lookupValues = call.entity.lookup.fields.map((field) => String(row[field]));
@@ -63,15 +65,45 @@ export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
 async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
   if (call.operation.handler) return itemResponse(call, (await runHandler(call, { key: lookup, body: values })) as Row);
+  const event = call.operation.id === 'updateOne' ? 'updated' : 'patched';
+  if (!needsIfMatch(call) && !call.operation.policy && (await writesAlone(call, values))) {
+    const row = await updateAlone(call, lookup, values);
+    // No pre-read: the write's own fields stand for what changed.
+    recordOutcome(call, { event, key: primaryKeyOf(call, row), after: row, changed: Object.keys(values) });
+    return itemResponse(call, row);
+  }
   const { key, before, row } = await runInTransaction(call, async (session) => {
     const locked = await guardRow(call, lookup, session, values);
     const key = primaryKeyOf(call, locked);
     await requireReferencesInScope(call, values, session);
-    await call.entity.adapter.update(key, values, { session });
-    return { key, before: locked, row: await rereadInScope(call, key, session) };
+    const stored = await call.entity.adapter.update(key, values, { session });
+    return { key, before: locked, row: await rereadInScope(call, key, session, stored ?? undefined) };
   });
-  recordOutcome(call, { event: call.operation.id === 'updateOne' ? 'updated' : 'patched', key, before, after: row });
+  recordOutcome(call, { event, key, before, after: row });
   return itemResponse(call, row);
+}
+
+/**
+ * A write that needs nothing read first runs as one statement that returns the stored row, outside any transaction of
+ * its own (a statement is one): on an adapter that returns written rows, with no `filter.apply` scope to hold, no
+ * reference into another entity's scope to check, and no realtime event that wants the row as it was.
+ */
+async function writesAlone(call: OperationCall, values: Row): Promise<boolean> {
+  if (!call.entity.adapter.returnsWrittenRows || call.settings.realtime !== false) return false;
+  if (referencesIntoScope(call, values)) return false;
+  return (await scopeFilter(call)) === undefined;
+}
+
+async function insertAlone(call: OperationCall, values: Row): Promise<{ key: EntityKey; row: Row }> {
+  const inserted = await call.entity.adapter.insert(values, {});
+  return { key: inserted.key, row: inserted.row ?? (await rereadInScope(call, inserted.key, undefined)) };
+}
+
+/** `UPDATE ... WHERE <lookup> AND <live> RETURNING *`: 404 when no live row has the id. */
+async function updateAlone(call: OperationCall, lookup: EntityKey, values: Row): Promise<Row> {
+  const row = await call.entity.adapter.update(lookup, values, { view: liveView(call) });
+  if (!row) throw new NotFoundException(call.entity.name, call.request.id);
+  return row;
 }
 
 /** What `set` forces for this write. */
@@ -91,7 +123,7 @@ function forced(call: OperationCall, operation: 'createOne' | 'updateOne') {
 export async function rereadInScope(
   call: OperationCall,
   key: EntityKey,
-  session: AdapterSession,
+  session: AdapterSession | undefined,
   written?: Row,
 ): Promise<Row> {
   const scope = await scopeFilter(call);

@@ -64,7 +64,16 @@ export interface LoadRelationArgs {
 }
 
 export interface WriteArgs {
-  readonly session: AdapterSession;
+  /**
+   * The transaction to write in. Omitted, the statement runs on its own and is its own transaction: core omits it only
+   * for a write that is one statement, on an adapter that `returnsWrittenRows`.
+   */
+  readonly session?: AdapterSession;
+}
+
+export interface UpdateArgs extends WriteArgs {
+  /** Only a row in this view is updated: the statement's own condition, for a write with no pre-read. */
+  readonly view?: RowView;
 }
 
 /**
@@ -74,14 +83,22 @@ export interface WriteArgs {
  */
 export interface RepositoryAdapter {
   readonly metadata: EntityMetadata;
+  /**
+   * `insert` and `update` hand back the row as stored in the same statement (`... RETURNING`), so a write needs no
+   * read-back, and a write that is one statement needs no transaction of its own.
+   */
+  readonly returnsWrittenRows?: boolean;
   /** Runs `work` in one database transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T>;
   findMany(args: FindManyArgs): Promise<FindManyResult>;
   findOne(args: FindOneArgs): Promise<Row | null>;
   /** Inserts a row and returns its key, plus the stored row when the database can return it in the same statement. */
   insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }>;
-  /** Updates the row with `key`; `values` holds only the columns to change. */
-  update(key: EntityKey, values: Row, args: WriteArgs): Promise<void>;
+  /**
+   * Updates the row with `key` (in `view`, when given); `values` holds only the columns to change. With
+   * `returnsWrittenRows` it resolves to the row as stored, or null when no such row exists; otherwise to undefined.
+   */
+  update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void>;
   /** Sets the soft-delete marker to now. */
   softDelete(key: EntityKey, args: WriteArgs): Promise<void>;
   /** Clears the soft-delete marker. */

@@ -45,6 +45,14 @@ export async function requireReferencesInScope(
   }
 }
 
+/** True when `values` references a row of an entity that a `filter.apply` scopes (so the write must check it). */
+export function referencesIntoScope(call: OperationCall, values: Row): boolean {
+  return call.entity.references.some(
+    (reference) =>
+      referencedKey(reference, values) !== undefined && call.entity.peer(reference.relation.target)?.filterApply,
+  );
+}
+
 /** The target key a write names for this relation, or undefined when it names none (or detaches with null). */
 function referencedKey(reference: ToOneReference, values: Row): Row | undefined {
   const { relation, columns } = reference;

@@ -1,0 +1,91 @@
+/**
+ * Statements per write, every statement counted (transaction control included: each is a round trip to a networked
+ * database). A write that needs nothing read first is one statement where the database returns written rows
+ * (PostgreSQL); a guarded write reads and locks its row and skips the read-back when the database returned the row.
+ */
+import type { SvcContext } from '@svc/core';
+import request from 'supertest';
+import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
+import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { StatementCounter } from '../support/statement-counter';
+import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases';
+
+const scoped = (context: SvcContext) =>
+  (context.request as { headers?: Record<string, unknown> } | undefined)?.headers?.['x-scope'] === 'published';
+
+/** Round trips per request, by database: [create, patch, put, patch under a policy, patch under filter.apply]. */
+const EXPECTED: Record<TestDatabaseName, readonly number[]> = {
+  postgres: [1, 1, 1, 4, 5],
+  sqlite: [4, 5, 5, 5, 5],
+  mysql: [4, 5, 5, 5, 5],
+};
+
+describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
+  let t: TestApp;
+  const counter = new StatementCounter();
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_write_statements',
+      entities: BOOKSTORE_ENTITIES,
+      dataSource: { logger: counter, logging: true },
+      controllers: [
+        svcController('books', Book),
+        svcController('guarded-books', Book, { policy: ({ entity }) => entity?.['title'] !== 'locked' }),
+        svcController('scoped-books', Book, {
+          filter: { apply: ({ context }) => (scoped(context) ? { published: { eq: false } } : undefined) },
+        }),
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const trips = (work: () => Promise<request.Response>, status: number) =>
+    counter.during(async () => expect((await work()).status).toBe(status)).then(() => counter.roundTrips);
+  const measure = async (work: () => Promise<request.Response>, status = 200) => {
+    const before = counter.roundTrips;
+    await trips(work, status);
+    return counter.roundTrips - before;
+  };
+
+  it('sends the expected round trips, and each write stands', async () => {
+    const create = await measure(() => request(t.server).post('/books').send({ title: 'Counted' }), 201);
+    const id = (await t.dataSource.getRepository(Book).findOneByOrFail({ title: 'Counted' })).id;
+    const patch = await measure(() => request(t.server).patch(`/books/${id}`).send({ pages: 2 }));
+    const put = await measure(() => request(t.server).put(`/books/${id}`).send({ title: 'Counted', pages: 3 }));
+    const guarded = await measure(() => request(t.server).patch(`/guarded-books/${id}`).send({ pages: 4 }));
+    const inScope = await measure(() =>
+      request(t.server).patch(`/scoped-books/${id}`).set('x-scope', 'published').send({ pages: 5 }),
+    );
+    expect([create, patch, put, guarded, inScope]).toEqual(EXPECTED[db.name]);
+    expect(await t.dataSource.getRepository(Book).findOneByOrFail({ id })).toMatchObject({
+      title: 'Counted',
+      pages: 5,
+    });
+  });
+
+  it('answers a lean write to a missing or soft-deleted row with 404, writing nothing', async () => {
+    const row = await t.dataSource.getRepository(Book).save({ title: 'Deleted' });
+    await request(t.server).delete(`/books/${row.id}`).expect(204);
+    await request(t.server).patch(`/books/${row.id}`).send({ pages: 9 }).expect(404);
+    await request(t.server).patch('/books/987654').send({ pages: 9 }).expect(404);
+    expect(
+      (await t.dataSource.getRepository(Book).findOneOrFail({ where: { id: row.id }, withDeleted: true })).pages,
+    ).toBe(0);
+  });
+
+  it('serves what the database holds: defaults and generated columns of the returned row', async () => {
+    const res = await request(t.server).post('/books').send({ title: 'Defaults' }).expect(201);
+    expect(res.body).toMatchObject({ pages: 0, published: false, deletedAt: null });
+    expect(typeof res.body.updatedAt).toBe('string');
+    const patched = await request(t.server).patch(`/books/${res.body.id}`).send({ pages: 1 }).expect(200);
+    expect(patched.body).toMatchObject({ title: 'Defaults', pages: 1 });
+    expect(patched.headers['etag']).toEqual(expect.any(String));
+    const read = await request(t.server).get(`/books/${res.body.id}`).expect(200);
+    expect(read.headers['etag']).toBe(patched.headers['etag']);
+  });
+});
