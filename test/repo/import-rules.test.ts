@@ -2,7 +2,7 @@
  * Import rules between the packages (ADR 0001), checked on the real sources rather than left to convention.
  * Each failure message cites the decision behind the rule: docs/adr/0001-pnpm-workspace-and-package-boundaries.md.
  */
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import * as ts from 'typescript';
 import { exists, filesUnder, fromRoot, readText, REPO_ROOT } from './repo-files';
 
@@ -189,5 +189,128 @@ describe('import rules (docs/adr/0001)', () => {
         .map((key) => `packages/core/package.json declares ${key}; core has zero runtime dependencies (${ADR}).`);
       expect(declared).toEqual([]);
     });
+  });
+});
+
+/**
+ * The folders of @svc/core from the bottom up. A file imports its own folder and the folders below it, never one
+ * above: contracts (errors, the persistence port and the filter AST, config and context types) sit at the bottom,
+ * the bootstrap resolution of an entity (`entity/`) above everything it assembles, and the flows and the service on top.
+ */
+export const CORE_FOLDER_ORDER = [
+  'errors',
+  'persistence',
+  'config',
+  'schema',
+  'pagination',
+  'query',
+  'cache',
+  'realtime',
+  'entity',
+  'pipeline',
+  'operations',
+  'service',
+] as const;
+
+/** Mutual recursion kept on purpose: a relation path's subquery holds a filter, whose conditions may be relation paths. */
+const DELIBERATE_CYCLES: readonly (readonly string[])[] = [
+  ['packages/typeorm/src/filter-sql.ts', 'packages/typeorm/src/relation-filter-sql.ts'],
+];
+
+/** The relative imports of every .ts file under `src`, as repo-relative paths, type-only imports included. */
+function importGraph(src: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of filesUnder(src, '.ts')) {
+    const targets: string[] = [];
+    for (const ref of collectImports(file, readText(file))) {
+      if (!isRelative(ref.specifier)) continue;
+      const base = resolve(dirname(file), ref.specifier);
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => exists(candidate));
+      if (target) targets.push(fromRoot(target));
+    }
+    graph.set(fromRoot(file), targets);
+  }
+  return graph;
+}
+
+/** The groups of files that import each other in a circle (strongly connected components of more than one file). */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+describe('import cycles', () => {
+  it('finds a cycle, type-only imports included', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  for (const rule of RULES) {
+    it(`@svc/${rule.folder} has none but the deliberate ones`, () => {
+      const cycles = importCycles(importGraph(join(REPO_ROOT, 'packages', rule.folder, 'src')));
+      const deliberate = new Set(DELIBERATE_CYCLES.map((cycle) => [...cycle].sort().join(' ')));
+      const found = cycles.filter((cycle) => !deliberate.has(cycle.join(' ')));
+      expect(found.map((cycle) => `${cycle.join(' -> ')} import each other in a circle.`)).toEqual([]);
+    });
+  }
+});
+
+describe(`@svc/core folder order: ${CORE_FOLDER_ORDER.join(' < ')}`, () => {
+  const src = join(REPO_ROOT, 'packages', 'core', 'src');
+  const folderOf = (file: string) => {
+    const parts = relative(src, join(REPO_ROOT, file)).split(sep);
+    return parts.length > 1 ? parts[0]! : undefined;
+  };
+
+  it('places every folder of core/src', () => {
+    const folders = new Set([...importGraph(src).keys()].map(folderOf).filter((folder) => folder !== undefined));
+    const unplaced = [...folders].filter((folder) => !(CORE_FOLDER_ORDER as readonly string[]).includes(folder!));
+    expect(unplaced.map((folder) => `core/src/${folder} is not in CORE_FOLDER_ORDER; place it.`)).toEqual([]);
+  });
+
+  it('never imports from a higher folder', () => {
+    const rank = (folder: string | undefined) =>
+      folder === undefined ? Infinity : (CORE_FOLDER_ORDER as readonly string[]).indexOf(folder);
+    const upward: string[] = [];
+    for (const [file, targets] of importGraph(src)) {
+      for (const target of targets) {
+        if (rank(folderOf(target)) > rank(folderOf(file)))
+          upward.push(`${file} imports ${target}: ${folderOf(file)} sits below ${folderOf(target)}.`);
+      }
+    }
+    expect(upward).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type { CallOptions, ListEnvelope } from './service/svc-service';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
-export type { SvcContext } from './service/svc-context';
+export type { SvcContext } from './config/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
 export { STANDARD_ROUTES } from './operations/standard-operations';
 export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';
@@ -61,7 +61,7 @@ export type { SelectConfigInput } from './query/select-config';
 export type { SetConfig, SetFunction, SetArgs } from './schema/forced-values';
 export type { ClassSchemaAdapter, StandardSchemaV1, ValidationOutcome } from './schema/body-validators';
 export type { SearchConfigInput } from './query/search-config';
-export type { ResolvedEntity, ResolvedOperation } from './config/resolved-entity';
+export type { ResolvedEntity, ResolvedOperation } from './entity/resolved-entity';
 
 export { ERROR_CATALOG, errorTypeUri } from './errors/error-catalog';
 export type { SvcErrorCode, ErrorCatalogEntry } from './errors/error-catalog';
@@ -113,7 +113,7 @@ export type {
   InfrastructureResolver,
   UpdateRelationArgs,
 } from './persistence/repository-adapter';
-export { FILTER_OPERATORS, andFilters, isDatabaseSpelling } from './query/query-ast';
+export { FILTER_OPERATORS, andFilters, isDatabaseSpelling } from './persistence/query-ast';
 export type {
   FilterNode,
   FilterCondition,
@@ -123,7 +123,7 @@ export type {
   SortKey,
   RowView,
   DatabaseSpelling,
-} from './query/query-ast';
+} from './persistence/query-ast';
 export { parseQueryString } from './query/parse-query-string';
 export type { QueryPairs } from './query/parse-query-string';
 export { computeEtag, canonicalJson } from './cache/etag';

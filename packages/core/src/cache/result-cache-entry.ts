@@ -3,13 +3,19 @@
  * to the one it was given, so a hit serves the miss's response and runs the policy on the miss's row.
  */
 import type { Row } from '../persistence/repository-adapter';
-import type { ExecuteResponse } from '../pipeline/operation-call';
+/** The part of the engine's response a cache entry keeps (the engine's `ExecuteResponse`, structurally). */
+interface CachedResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly etag?: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
 import { decodeCachedRow, encodeCachedRow, type CachedRow } from './cached-row';
 import { toPlainJson } from './plain-json';
 
 export interface ResultCacheEntry {
   /** The 200 response as JSON carries it: status, ETag, headers and body, with no undefined members. */
-  readonly response: ExecuteResponse;
+  readonly response: CachedResponse;
   /** findOne: the row the policy runs on again at every hit. */
   readonly row?: CachedRow;
 }
@@ -18,9 +24,9 @@ export interface ResultCacheEntry {
  * The entry for a fresh read, or undefined when the read cannot be held as JSON (a bigint in the body, say): such a read
  * is served uncached. The miss serves `entry.response`, so the first read and every hit answer alike.
  */
-export function toResultCacheEntry(fresh: { response: ExecuteResponse; row?: Row }): ResultCacheEntry | undefined {
+export function toResultCacheEntry(fresh: { response: CachedResponse; row?: Row }): ResultCacheEntry | undefined {
   try {
-    const response = toPlainJson(fresh.response) as ExecuteResponse;
+    const response = toPlainJson(fresh.response) as CachedResponse;
     return fresh.row === undefined ? { response } : { response, row: encodeCachedRow(fresh.row) };
   } catch {
     return undefined;

@@ -2,7 +2,7 @@
  * The engine-level result cache for findOne and findMany: keys partitioned by `cacheKey(context)`, invalidated by any
  * write to the entity or to an entity its reads can include, and never an error: a failing store reads as a miss.
  */
-import type { SvcContext } from '../service/svc-context';
+import type { SvcContext } from '../config/svc-context';
 import type { CacheStore } from './cache-store';
 import { canonicalJson } from './etag';
 

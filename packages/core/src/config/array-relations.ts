@@ -2,7 +2,7 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
-import type { RelationConfigInput } from './include-config';
+import type { RelationConfigInput } from './entity-config';
 import { isPlainObject } from './validate-settings';
 
 export type ArrayWriteStrategy = 'replace' | 'resource' | 'jsonPatch';

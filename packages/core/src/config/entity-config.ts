@@ -1,13 +1,8 @@
 /** Structural entity config (`EntityConfig`): resolved once at bootstrap, entity scope only, never merged. */
-import type { FilterNode, SortKey } from '../query/query-ast';
+import type { FilterNode, SortKey } from '../persistence/query-ast';
 import type { OperationSettingsById, StandardOperationId, SvcSettings } from './svc-settings';
-import type { SvcContext } from '../service/svc-context';
-import type { SelectConfigInput } from '../query/select-config';
-import type { SearchConfigInput } from '../query/search-config';
-import type { OutputSlot } from '../schema/output-slots';
-import type { SetConfig } from '../schema/forced-values';
-import type { StandardSchemaV1 } from '../schema/body-validators';
-import type { IncludeConfigInput, RelationConfigInput } from './include-config';
+import type { SvcContext } from './svc-context';
+import type { StandardSchemaV1 } from './standard-schema';
 
 /** A field list that allows everything but some names. */
 export interface ExcludeList {
@@ -196,3 +191,71 @@ export interface FindManyQuery {
 /** A resolved sort key list as the adapter receives it. */
 export type ResolvedSort = readonly SortKey[];
 export type ResolvedFilter = FilterNode | undefined;
+
+/** `select`: the readable fields, the default projection and `apply`. */
+export interface SelectConfigInput {
+  /** Depth-1 own columns. @default every own column */
+  readonly fields?: FieldList;
+  /** The projection when a request sends no `select`. @default every selectable field */
+  readonly default?: readonly string[];
+  /** Fields added to every projection (never a mask). */
+  readonly apply?: (args: ApplyArgs) => readonly string[] | undefined | Promise<readonly string[] | undefined>;
+}
+
+/** `search`. */
+export interface SearchConfigInput {
+  /** @default every own string column */
+  readonly fields?: FieldList;
+  /** The term used when a request sends no `search[query]`. */
+  readonly default?: string;
+  /** `substring`: the whole term; `words`: every word must match some field. @default 'substring' */
+  readonly mode?: 'substring' | 'words';
+  /** @default 'orm' */
+  readonly driver?: 'orm';
+}
+
+/** `set`: server-forced write values that overwrite the client's, per request (createOne and updateOne only). */
+export interface SetArgs {
+  readonly operation: 'createOne' | 'updateOne';
+  readonly body: unknown;
+  readonly context: SvcContext;
+}
+
+export type SetFunction = (
+  args: SetArgs,
+) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
+
+/** A bare function forces the same values on createOne and updateOne; the object form lets them differ. */
+export type SetConfig = SetFunction | { readonly create?: SetFunction; readonly update?: SetFunction };
+
+/** A field list (bare or `{ fields }`), or a class. */
+export type OutputSlot =
+  readonly string[] | { readonly fields: readonly string[] } | (new () => object) | StandardSchemaV1;
+
+/** `include` and `relations.<name>`. */
+export type RelationReadStrategy = 'auto' | 'join' | 'batch' | 'key';
+
+export interface IncludeConfigInput {
+  /** Includable relations (depth 1). @default none: include is opt-in; `{ exclude: [] }` allows every relation. */
+  readonly fields?: FieldList;
+  /** Relations included even when `include=` does not name them. */
+  readonly default?: readonly string[];
+  /** Paths force-included on every request (still subject to fields and limits). */
+  readonly apply?: (args: ApplyArgs) => readonly string[] | undefined | Promise<readonly string[] | undefined>;
+  readonly limits?: {
+    /** @default 2 */
+    readonly maxDepth?: number;
+    /** @default 10 */
+    readonly maxNodes?: number;
+  };
+}
+
+export interface RelationConfigInput {
+  readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
+  /** To-many relations only: array writes through `PUT /:id/<relation>`, sub-resource routes, or JSON Patch. */
+  readonly write?: {
+    readonly strategy: 'replace' | 'resource' | 'jsonPatch';
+    /** Member ids one request may name; more is a 400. @default 1000 (at most 10000) */
+    readonly maxMembers?: number;
+  };
+}

@@ -2,36 +2,11 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import { suggestion } from './did-you-mean';
-import type { ApplyArgs, FieldList } from './entity-config';
+import type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './entity-config';
+
+export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy };
 import { resolveFieldList } from './resolve-field-list';
 import { isPlainObject } from './validate-settings';
-
-export type RelationReadStrategy = 'auto' | 'join' | 'batch' | 'key';
-
-export interface IncludeConfigInput {
-  /** Includable relations (depth 1). @default none: include is opt-in; `{ exclude: [] }` allows every relation. */
-  readonly fields?: FieldList;
-  /** Relations included even when `include=` does not name them. */
-  readonly default?: readonly string[];
-  /** Paths force-included on every request (still subject to fields and limits). */
-  readonly apply?: (args: ApplyArgs) => readonly string[] | undefined | Promise<readonly string[] | undefined>;
-  readonly limits?: {
-    /** @default 2 */
-    readonly maxDepth?: number;
-    /** @default 10 */
-    readonly maxNodes?: number;
-  };
-}
-
-export interface RelationConfigInput {
-  readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
-  /** To-many relations only: array writes through `PUT /:id/<relation>`, sub-resource routes, or JSON Patch. */
-  readonly write?: {
-    readonly strategy: 'replace' | 'resource' | 'jsonPatch';
-    /** Member ids one request may name; more is a 400. @default 1000 (at most 10000) */
-    readonly maxMembers?: number;
-  };
-}
 
 export interface IncludableRelation {
   readonly relation: RelationMetadata;

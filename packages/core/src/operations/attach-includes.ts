@@ -2,9 +2,9 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { AdapterSession, RepositoryAdapter, Row } from '../persistence/repository-adapter';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
-import type { IncludeNode } from '../query/resolve-include';
+import type { IncludeNode } from '../query/include-tree';
 import { projectRow } from '../schema/output-projection';
-import type { SvcContext } from '../service/svc-context';
+import type { SvcContext } from '../config/svc-context';
 
 export interface AttachArgs {
   readonly adapter: RepositoryAdapter;

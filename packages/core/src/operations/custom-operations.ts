@@ -15,14 +15,14 @@ import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-
 import { attachIncludes } from './attach-includes';
 import { includeArgs, listConfig } from './read-operations';
 import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { recordOutcome } from '../pipeline/write-outcome';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
+import { guardRow } from '../pipeline/stages/guard-stage';
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
-import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
 import type { QueryPairs } from '../query/parse-query-string';
 import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
-import { checkQuery } from '../schema/query-validator';
+import { checkQuery } from '../query/query-validator';
 import type { AdapterSession } from '../persistence/repository-adapter';
 import { scopedRepository } from './scoped-repository';
 
@@ -53,9 +53,7 @@ export async function customOperation(call: OperationCall): Promise<ExecuteRespo
   if (id === undefined) await checkPolicy(call, { body });
   const { result, before, after } = await runInTransaction(call, async (session) => {
     // A write addressed by :id gives its policy the row, read and locked in the write's transaction (404 outside scope).
-    const locked =
-      id === undefined ? undefined : await loadRow(call, id, { view: liveView(call), lock: true, session });
-    if (locked) await checkPolicy(call, { entity: locked, body });
+    const locked = id === undefined ? undefined : await guardRow(call, id, session, { body });
     const result = await callHandler(call, { ...ids, body }, session);
     // The row after, for the event it publishes (read only when it names one).
     const key = locked && primaryKeyOf(call, locked);

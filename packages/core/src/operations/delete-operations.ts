@@ -1,16 +1,16 @@
 /** deleteOne, restoreOne and purgeOne, each in one transaction with its lock, checks and write. */
 import { AlreadyDeletedException, NotDeletedException } from '../errors/svc-exception';
-import { projectRow } from '../schema/output-projection';
+
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
 import { loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { emptyResponse, itemResponse } from '../pipeline/stages/output-stage';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { checkIfMatch } from '../pipeline/stages/precondition-stage';
+
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { runHandler } from './run-handler';
-import { recordOutcome } from '../pipeline/write-outcome';
+import { guardRow } from '../pipeline/stages/guard-stage';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
 
 export async function deleteOne(call: OperationCall): Promise<ExecuteResponse> {
   const lookup = readLookupKey(call);
@@ -56,10 +56,7 @@ export async function purgeOne(call: OperationCall): Promise<ExecuteResponse> {
 
 /** The addressed row whether deleted or not, locked, after If-Match and policy. */
 async function lockedRow(call: OperationCall, session: AdapterSession): Promise<Row> {
-  const row = await loadRow(call, readLookupKey(call), { view: 'all', lock: true, session });
-  checkIfMatch(call, projectRow(row, call.entity.output));
-  await checkPolicy(call, { entity: row });
-  return row;
+  return guardRow(call, readLookupKey(call), session, { view: 'all' });
 }
 
 function isDeleted(call: OperationCall, row: Row): boolean {

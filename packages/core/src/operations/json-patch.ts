@@ -10,10 +10,9 @@ import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call'
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
+
 import { itemResponse } from '../pipeline/stages/output-stage';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { checkIfMatch } from '../pipeline/stages/precondition-stage';
+
 import { canonicalJson } from '../cache/etag';
 import { projectRow } from '../schema/output-projection';
 import { readBody } from '../schema/validate-body';
@@ -26,8 +25,10 @@ import {
   requireWritable,
   type MemberChange,
 } from './relation-writes';
-import { rereadInScope } from './write-operations';
-import { changedFields, recordOutcome } from '../pipeline/write-outcome';
+import { guardRow } from '../pipeline/stages/guard-stage';
+import { rereadInScope } from '../pipeline/stages/reread-stage';
+import { changedFields } from '../pipeline/write-outcome';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
 
 interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace' | 'test';
@@ -47,9 +48,7 @@ export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse
   const document = readDocument(call.request.body);
   const lookup = readLookupKey(call);
   const { key, before, row, moved } = await runInTransaction(call, async (session) => {
-    const locked = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
-    checkIfMatch(call, projectRow(locked, call.entity.output));
-    await checkPolicy(call, { entity: locked, body: call.request.body });
+    const locked = await guardRow(call, lookup, session, { body: call.request.body });
     const key = primaryKeyOf(call, locked);
     // `test` sees what a client may read (the item representation), never a column select.fields hides.
     const state = projectRow(locked, call.entity.output);

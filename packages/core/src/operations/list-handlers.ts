@@ -6,9 +6,9 @@ import type { OperationHandler, SvcOperationInput } from '../config/entity-confi
 import { ConfigurationException } from '../errors/configuration-exception';
 import { NotFoundException } from '../errors/svc-exception';
 import type { RepositoryAdapter, Row } from '../persistence/repository-adapter';
-import { andFilters } from '../query/query-ast';
+import { andFilters } from '../persistence/query-ast';
 import type { ListReadPlan } from '../query/resolve-list-query';
-import type { SvcContext } from '../service/svc-context';
+import type { SvcContext } from '../config/svc-context';
 
 /** What a findMany handler returns. */
 export interface ListResult {

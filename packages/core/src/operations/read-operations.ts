@@ -2,7 +2,7 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
-import { checkKeysetConfig } from '../pagination/check-keyset-config';
+import { checkKeysetConfig } from '../query/check-keyset-config';
 import type { QueryPairs } from '../query/parse-query-string';
 import {
   resolveProgrammaticItemQuery,
@@ -17,8 +17,8 @@ import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call'
 import { readLookupKey } from '../pipeline/stages/key-stage';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
-import { ttlOf } from '../config/served-settings';
-import { checkQuery } from '../schema/query-validator';
+import { ttlOf } from '../entity/served-settings';
+import { checkQuery } from '../query/query-validator';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { runHandler } from './run-handler';
 import type { Row } from '../persistence/repository-adapter';

@@ -9,8 +9,8 @@ import {
   ValidationFailedException,
   type SvcErrorItem,
 } from '../errors/svc-exception';
-import { andFilters } from '../query/query-ast';
-import { QueryErrors } from '../query/query-errors';
+import { andFilters } from '../persistence/query-ast';
+import { QueryErrors } from '../errors/query-errors';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
@@ -22,8 +22,9 @@ import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { checkColumnValue } from '../schema/check-column-value';
 import { projectRow } from '../schema/output-projection';
-import { guardRow, rereadInScope } from './write-operations';
-import { recordOutcome } from '../pipeline/write-outcome';
+import { guardRow } from '../pipeline/stages/guard-stage';
+import { rereadInScope } from '../pipeline/stages/reread-stage';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
 
 /** What one request changes in one relation: ids to attach, ids to detach, or the whole new set. */
 export interface MemberChange {
@@ -42,7 +43,7 @@ export async function relationWrite(call: OperationCall): Promise<ExecuteRespons
   const change: MemberChange =
     action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
   const { key, before, row, moved } = await runInTransaction(call, async (session) => {
-    const locked = await guardRow(call, lookup, session, call.request.body);
+    const locked = await guardRow(call, lookup, session, { body: call.request.body });
     const key = primaryKeyOf(call, locked);
     const moved = await applyMembers(call, array, key, change, session);
     return { key, before: locked, row: await rereadInScope(call, key, session), moved };

@@ -7,14 +7,14 @@ import type { OperationCall } from '../pipeline/operation-call';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { scopedRepository } from './scoped-repository';
-import { checkIfMatch, needsIfMatch } from '../pipeline/stages/precondition-stage';
+
 import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { recordOutcome } from '../pipeline/write-outcome';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
+import { guardRow } from '../pipeline/stages/guard-stage';
 import type { Row } from '../persistence/repository-adapter';
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
-import { liveView, loadRow } from '../pipeline/stages/load-row-stage';
-import { projectRow } from '../schema/output-projection';
+import { liveView } from '../pipeline/stages/load-row-stage';
 
 /** Like the standard delete family, their replacements address a row whether it is soft-deleted or not. */
 const DELETE_FAMILY: ReadonlySet<string> = new Set(['deleteOne', 'restoreOne', 'purgeOne']);
@@ -44,9 +44,7 @@ export async function runHandler(
     let row: Row | undefined;
     if (call.request.id !== undefined) {
       const view = DELETE_FAMILY.has(call.operation.id) ? 'all' : liveView(call);
-      row = await loadRow(call, readLookupKey(call), { view, lock: true, session });
-      if (needsIfMatch(call)) checkIfMatch(call, projectRow(row, call.entity.output));
-      await checkPolicy(call, { entity: row, body: input.body });
+      row = await guardRow(call, readLookupKey(call), session, { view, body: input.body });
     }
     const repository = scopedRepository(call, session);
     return { before: row, result: await call.operation.handler!(handlerInput, { ...context, repository }) };

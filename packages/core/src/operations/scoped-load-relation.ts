@@ -4,7 +4,7 @@
  */
 import type { Row, LoadRelationArgs, RepositoryAdapter } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
-import { andFilters, type FilterNode } from '../query/query-ast';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 
 type Loaded = Row | Row[] | null;

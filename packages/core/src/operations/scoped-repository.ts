@@ -5,34 +5,16 @@
  */
 import { ForbiddenException, NotFoundException } from '../errors/svc-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
-import type {
-  AdapterSession,
-  FindManyArgs,
-  FindOneArgs,
-  RepositoryAdapter,
-  Row,
-  UpdateArgs,
-  WriteArgs,
-} from '../persistence/repository-adapter';
+import type { AdapterSession, WriteArgs } from '../persistence/repository-adapter';
+import type { ScopedRepository } from '../persistence/scoped-repository';
+
+export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { scopedLoadRelation } from './scoped-load-relation';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { andFilters, type RowView } from '../query/query-ast';
-
-type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
-
-/** The adapter port with the session and the view filled in for the handler. */
-export interface ScopedRepository extends RepositoryAdapter {
-  findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
-  findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
-  insert(values: Row, args?: Partial<WriteArgs>): ReturnType<RepositoryAdapter['insert']>;
-  update(key: EntityKey, values: Row, args?: Partial<UpdateArgs>): ReturnType<RepositoryAdapter['update']>;
-  softDelete(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
-  restore(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
-  remove(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
-}
+import { andFilters, type RowView } from '../persistence/query-ast';
 
 /**
  * Without a session (a read operation's handler), each write runs in a transaction of its own, the scope check

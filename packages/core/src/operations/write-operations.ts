@@ -1,25 +1,22 @@
 /** createOne, updateOne and patchOne: validate, then lock, check, write and re-read in one transaction. */
-import {
-  ForbiddenException,
-  NotFoundException,
-  SvcException,
-  ValidationFailedException,
-} from '../errors/svc-exception';
-import type { AdapterSession, Row } from '../persistence/repository-adapter';
-import { projectRow } from '../schema/output-projection';
+import { NotFoundException, SvcException, ValidationFailedException } from '../errors/svc-exception';
+import type { Row } from '../persistence/repository-adapter';
+
 import { readBody } from '../schema/validate-body';
 import { forcedValues } from '../schema/forced-values';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { liveView, loadRow, scopeFilter } from '../pipeline/stages/load-row-stage';
+import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
 import { itemResponse } from '../pipeline/stages/output-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { checkIfMatch, needsIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { needsIfMatch, refuseIfMatch } from '../pipeline/stages/precondition-stage';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { referencesIntoScope, requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { runHandler } from './run-handler';
-import { recordOutcome } from '../pipeline/write-outcome';
+import { guardRow } from '../pipeline/stages/guard-stage';
+import { rereadInScope } from '../pipeline/stages/reread-stage';
+import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
@@ -73,7 +70,7 @@ async function writeExisting(call: OperationCall, values: Row): Promise<ExecuteR
     return itemResponse(call, row);
   }
   const { key, before, row } = await runInTransaction(call, async (session) => {
-    const locked = await guardRow(call, lookup, session, values);
+    const locked = await guardRow(call, lookup, session, { body: values });
     const key = primaryKeyOf(call, locked);
     await requireReferencesInScope(call, values, session);
     const stored = await call.entity.adapter.update(key, values, { session });
@@ -114,39 +111,4 @@ function forced(call: OperationCall, operation: 'createOne' | 'updateOne') {
     body: call.request.body,
     context: call.context,
   });
-}
-
-/**
- * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
- * scope: that is refused with 403 and the transaction rolls back.
- */
-export async function rereadInScope(
-  call: OperationCall,
-  key: EntityKey,
-  session: AdapterSession | undefined,
-  written?: Row,
-): Promise<Row> {
-  const scope = await scopeFilter(call);
-  if (written && !scope) return written;
-  const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session });
-  if (row) return row;
-  if (!scope) throw new NotFoundException(call.entity.name, call.request.id);
-  throw new ForbiddenException(
-    call.operation.id,
-    call.entity.name,
-    `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
-  );
-}
-
-/** Reads and locks the addressed row inside the transaction, checks If-Match and policy, and returns the row. */
-export async function guardRow(
-  call: OperationCall,
-  lookup: EntityKey,
-  session: AdapterSession,
-  body?: unknown,
-): Promise<Row> {
-  const row = await loadRow(call, lookup, { view: liveView(call), lock: true, session });
-  checkIfMatch(call, projectRow(row, call.entity.output));
-  await checkPolicy(call, { entity: row, body });
-  return row;
 }

@@ -3,7 +3,7 @@
  * the sort it was issued for and the boundary row's sort values (date-times in the database's own spelling, so the
  * boundary is exact at any precision); the sort must end in the primary key.
  */
-import type { FilterNode, SortKey } from '../query/query-ast';
+import type { FilterNode, SortKey } from '../persistence/query-ast';
 import type { Row } from '../persistence/repository-adapter';
 import { exactKeysOf, keysetAfter, readKeyValue, writeKeyValue } from './keyset';
 import { readPageInteger, type PageContext, type PagePlan, type PaginationStrategy } from './pagination-strategy';

@@ -4,8 +4,8 @@
  */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
 import type { Row } from '../persistence/repository-adapter';
-import { coerceFilterValue, type Coerced } from '../query/coerce-filter-value';
-import type { DatabaseSpelling, FilterNode, SortKey } from '../query/query-ast';
+import { coerceFilterValue, type Coerced } from '../schema/coerce-filter-value';
+import type { DatabaseSpelling, FilterNode, SortKey } from '../persistence/query-ast';
 
 /** `YYYY-MM-DD HH:MM:SS[.f][+00]`: a date-time as a database spelled it (a space where ISO 8601 has a `T`). */
 const DATABASE_SPELLING = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(\+00)?$/;

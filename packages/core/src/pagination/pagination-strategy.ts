@@ -1,6 +1,6 @@
 /** The pagination port: a strategy reads its own query parameters and says which rows a page holds. */
-import type { QueryErrors } from '../query/query-errors';
-import type { FilterNode, SortKey } from '../query/query-ast';
+import type { QueryErrors } from '../errors/query-errors';
+import type { FilterNode, SortKey } from '../persistence/query-ast';
 import type { ColumnMetadata } from '../persistence/entity-metadata';
 import type { Row } from '../persistence/repository-adapter';
 

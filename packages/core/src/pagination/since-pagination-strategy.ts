@@ -5,7 +5,7 @@
  */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
 import type { Row } from '../persistence/repository-adapter';
-import type { FilterNode, SortKey } from '../query/query-ast';
+import type { FilterNode, SortKey } from '../persistence/query-ast';
 import { exactKeysOf, keysetAfter, readKeyValue, writeKeyValue } from './keyset';
 import { readPageInteger, type PageContext, type PagePlan, type PaginationStrategy } from './pagination-strategy';
 

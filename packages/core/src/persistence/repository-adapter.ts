@@ -1,5 +1,5 @@
 /** The port every persistence adapter implements; core never talks to a database any other way. */
-import type { FilterNode, RowView, SortKey } from '../query/query-ast';
+import type { FilterNode, RowView, SortKey } from './query-ast';
 import type { EntityKey, EntityMetadata } from './entity-metadata';
 
 /** A unit of work opened by `RepositoryAdapter.transaction`; opaque to core. */

@@ -1,9 +1,9 @@
 /** One call of an operation as it moves through the stages: the request, the resolved config, the context. */
-import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
 import type { FindManyQuery } from '../config/entity-config';
 import type { QueryPairs } from '../query/parse-query-string';
-import type { SvcContext } from '../service/svc-context';
+import type { SvcContext } from '../config/svc-context';
 import type { WriteOutcome } from './write-outcome';
 
 export interface ExecuteRequest {

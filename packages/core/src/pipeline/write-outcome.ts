@@ -4,10 +4,7 @@
  */
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
-import type { Row } from '../persistence/repository-adapter';
 import { canonicalJson } from '../cache/etag';
-import { projectRow } from '../schema/output-projection';
-import type { OperationCall } from './operation-call';
 
 export interface WriteOutcome {
   /** The entity written. */
@@ -26,33 +23,6 @@ export interface WriteOutcome {
   readonly changed?: readonly string[];
   /** Other entities whose cached reads the write makes stale (the targets of relation writes). */
   readonly touches?: readonly string[];
-}
-
-/** Records what a write did, once its transaction has committed (never for a rolled-back one). */
-export function recordOutcome(
-  call: OperationCall,
-  outcome: Omit<WriteOutcome, 'entity' | 'operation' | 'before' | 'after' | 'changed'> & {
-    readonly before?: Row | null;
-    readonly after?: Row | null;
-    readonly changed?: readonly string[];
-  },
-): void {
-  const before = seen(call, outcome.before);
-  const after = seen(call, outcome.after);
-  call.outcomes.push({
-    ...outcome,
-    entity: call.entity.name,
-    operation: call.operation.id,
-    ...(before !== undefined ? { before } : {}),
-    ...(after !== undefined ? { after } : {}),
-    changed: outcome.changed ?? changedFields(before, after),
-  });
-}
-
-/** A row projected to what the caller may see; null and undefined kept as they are. */
-function seen(call: OperationCall, row: Row | null | undefined): Record<string, unknown> | null | undefined {
-  if (row === null || row === undefined) return row;
-  return projectRow(row, call.entity.output);
 }
 
 /** The fields whose served values differ between two versions of a row (every field of the one that exists). */

@@ -1,6 +1,6 @@
 /** The filterable fields of an entity and their operators, built once at bootstrap. */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
-import type { FilterOperator } from './query-ast';
+import type { FilterOperator } from '../persistence/query-ast';
 
 export interface FilterLimits {
   readonly maxDepth: number;

@@ -1,14 +1,14 @@
 /** Everything a list read needs to resolve a request, built once per operation at bootstrap. */
 import type { FilterExpression, SortConfig, FilterConfig } from '../config/entity-config';
 import type { FilterAllowlist } from './filter-allowlist';
-import type { FilterNode, SortKey } from './query-ast';
+import type { FilterNode, SortKey } from '../persistence/query-ast';
 import type { SortAllowlist } from './resolve-sort';
 import type { SearchConfig } from './search-config';
 import type { SelectConfig } from './select-config';
 import type { ColumnMetadata } from '../persistence/entity-metadata';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
-import type { IncludeNode, IncludeRequest } from './resolve-include';
-import type { QueryErrors } from './query-errors';
+import type { IncludeNode, IncludeRequest } from './include-tree';
+import type { QueryErrors } from '../errors/query-errors';
 import type { ApplyArgs } from '../config/entity-config';
 
 export interface ListQueryConfig {

@@ -1,7 +1,7 @@
 /** Reads the wire parameters of a list read into the programmatic query shape, collecting every problem. */
 import type { QueryPairs } from './parse-query-string';
 import { splitBracketKey } from './parse-query-string';
-import type { QueryErrors } from './query-errors';
+import type { QueryErrors } from '../errors/query-errors';
 import { PAGINATION_PARAMS } from '../pagination/pagination-strategy';
 
 /** The wire query after reading: still strings, filter as a null-prototype object tree. */

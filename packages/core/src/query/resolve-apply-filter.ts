@@ -2,8 +2,8 @@
 import type { ApplyArgs, FilterConfig } from '../config/entity-config';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { FilterAllowlist } from './filter-allowlist';
-import type { FilterNode } from './query-ast';
-import { QueryErrors } from './query-errors';
+import type { FilterNode } from '../persistence/query-ast';
+import { QueryErrors } from '../errors/query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
 
 export async function resolveApplyFilter(

@@ -2,9 +2,9 @@
 import { suggestion } from '../config/did-you-mean';
 import type { FilterAllowlist, FilterableField } from './filter-allowlist';
 import { LIKE_OPERATORS, LIST_OPERATORS, NULL_OPERATORS } from './filter-allowlist';
-import { coerceFilterValue } from './coerce-filter-value';
-import { FILTER_OPERATORS, type FilterNode, type FilterOperator } from './query-ast';
-import type { QueryErrors } from './query-errors';
+import { coerceFilterValue } from '../schema/coerce-filter-value';
+import { FILTER_OPERATORS, type FilterNode, type FilterOperator } from '../persistence/query-ast';
+import type { QueryErrors } from '../errors/query-errors';
 
 const GROUPS = new Set(['and', 'or', 'not']);
 const OPERATOR_SET: ReadonlySet<string> = new Set(FILTER_OPERATORS);

@@ -1,9 +1,9 @@
 /** From a wire or programmatic list query to what the adapter runs: filter, sort, page, count and row view. */
 import type { FindManyQuery } from '../config/entity-config';
-import type { SvcContext } from '../service/svc-context';
+import type { SvcContext } from '../config/svc-context';
 import type { ListQueryConfig } from './list-query-config';
-import { andFilters, type FilterNode, type RowView, type SortKey } from './query-ast';
-import { QueryErrors } from './query-errors';
+import { andFilters, type FilterNode, type RowView, type SortKey } from '../persistence/query-ast';
+import { QueryErrors } from '../errors/query-errors';
 import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
@@ -13,7 +13,7 @@ import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
 import type { PagePlan } from '../pagination/pagination-strategy';
 import type { ApplyArgs } from '../config/entity-config';
-import type { IncludeNode } from './resolve-include';
+import type { IncludeNode } from './include-tree';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
 
 /** A resolved list read: the strategy's page plus the condition, order, row view and shape of the items. */

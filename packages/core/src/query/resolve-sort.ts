@@ -1,7 +1,7 @@
 /** Resolves `sort` shorthand (`-pages,title`) against the sortable fields and appends the primary-key tie-breaker. */
 import { suggestion } from '../config/did-you-mean';
-import type { SortKey } from './query-ast';
-import type { QueryErrors } from './query-errors';
+import type { SortKey } from '../persistence/query-ast';
+import type { QueryErrors } from '../errors/query-errors';
 
 export interface SortAllowlist {
   readonly fields: ReadonlySet<string>;

@@ -1,24 +1,15 @@
 /** `search`: a term matched across string fields, as `contains` conditions (the term's `%` and `_` are literal). */
-import type { FieldList } from '../config/entity-config';
+import type { FieldList, SearchConfigInput } from '../config/entity-config';
+
+export type { SearchConfigInput };
 import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import { resolveFieldList } from '../config/resolve-field-list';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { isPlainObject } from '../config/validate-settings';
 import { suggestion } from '../config/did-you-mean';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import type { FilterNode } from './query-ast';
-import type { QueryErrors } from './query-errors';
-
-export interface SearchConfigInput {
-  /** @default every own string column */
-  readonly fields?: FieldList;
-  /** The term used when a request sends no `search[query]`. */
-  readonly default?: string;
-  /** `substring`: the whole term; `words`: every word must match some field. @default 'substring' */
-  readonly mode?: 'substring' | 'words';
-  /** @default 'orm' */
-  readonly driver?: 'orm';
-}
+import type { FilterNode } from '../persistence/query-ast';
+import type { QueryErrors } from '../errors/query-errors';
 
 export interface SearchConfig {
   readonly fields: readonly string[];

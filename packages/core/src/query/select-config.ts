@@ -1,19 +1,12 @@
 /** `select`: the readable fields (which also close every response body), the default projection and `apply`. */
-import type { ApplyArgs, FieldList } from '../config/entity-config';
+import type { ApplyArgs, FieldList, SelectConfigInput } from '../config/entity-config';
+
+export type { SelectConfigInput };
 import { resolveFieldList } from '../config/resolve-field-list';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import type { QueryErrors } from './query-errors';
+import type { QueryErrors } from '../errors/query-errors';
 import { suggestion } from '../config/did-you-mean';
-
-export interface SelectConfigInput {
-  /** Depth-1 own columns. @default every own column */
-  readonly fields?: FieldList;
-  /** The projection when a request sends no `select`. @default every selectable field */
-  readonly default?: readonly string[];
-  /** Fields added to every projection (never a mask). */
-  readonly apply?: (args: ApplyArgs) => readonly string[] | undefined | Promise<readonly string[] | undefined>;
-}
 
 export interface SelectConfig {
   /** Selectable fields in column order: the only fields any response serves. */

@@ -4,22 +4,9 @@
  */
 import type { SvcErrorItem } from '../errors/svc-exception';
 import { ConfigurationException } from '../errors/configuration-exception';
+import type { StandardSchemaV1 } from '../config/standard-schema';
 
-/** The part of the Standard Schema v1 interface Svc uses. */
-export interface StandardSchemaV1 {
-  readonly '~standard': {
-    readonly version?: 1;
-    readonly vendor?: string;
-    validate(value: unknown): StandardResult | Promise<StandardResult>;
-  };
-}
-
-type StandardIssue = {
-  readonly message: string;
-  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[];
-};
-type StandardResult =
-  { readonly value: unknown; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+export type { StandardSchemaV1 };
 
 export type ValidationOutcome = { readonly value: unknown } | { readonly errors: readonly SvcErrorItem[] };
 

@@ -1,23 +1,12 @@
 /** `set`: server-forced write values that overwrite the client's, per request (createOne and updateOne only). */
-import type { SvcContext } from '../service/svc-context';
+import type { SetArgs, SetFunction } from '../config/entity-config';
+
+export type { SetArgs, SetConfig, SetFunction } from '../config/entity-config';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { Row } from '../persistence/repository-adapter';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import { checkColumnValue } from './check-column-value';
-
-export interface SetArgs {
-  readonly operation: 'createOne' | 'updateOne';
-  readonly body: unknown;
-  readonly context: SvcContext;
-}
-
-export type SetFunction = (
-  args: SetArgs,
-) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
-
-/** A bare function forces the same values on createOne and updateOne; the object form lets them differ. */
-export type SetConfig = SetFunction | { readonly create?: SetFunction; readonly update?: SetFunction };
 
 export interface ForcedValues {
   readonly create?: SetFunction;

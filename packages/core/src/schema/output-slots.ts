@@ -6,11 +6,10 @@ import { suggestion } from '../config/did-you-mean';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import { isStandardSchema, standardValidator, type BodyValidator, type StandardSchemaV1 } from './body-validators';
+import { isStandardSchema, standardValidator, type BodyValidator } from './body-validators';
+import type { OutputSlot } from '../config/entity-config';
 
-/** A field list (bare or `{ fields }`), or a class. */
-export type OutputSlot =
-  readonly string[] | { readonly fields: readonly string[] } | (new () => object) | StandardSchemaV1;
+export type { OutputSlot };
 
 /** The fields of the slot, or undefined when it does not replace the projection (unset, or a class without runtime fields). */
 export function buildOutputSlot(

@@ -4,7 +4,7 @@ import type { EntityDescription } from './entity-description';
 import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
-import { resolveEntity } from '../config/resolve-entity';
+import { resolveEntity } from '../entity/resolve-entity';
 import type { GlobalSettings } from '../config/svc-settings';
 import { validateGlobalOperationsMap, validateSettings, isPlainObject } from '../config/validate-settings';
 import { suggestion } from '../config/did-you-mean';
@@ -18,7 +18,7 @@ import type { CacheStore } from '../cache/cache-store';
 import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { ResultCache, type CacheKeyFunction } from '../cache/result-cache';
-import type { ResolvedEntity } from '../config/resolved-entity';
+import type { ResolvedEntity } from '../entity/resolved-entity';
 
 /** Global options: the settings keys, flat, plus the live objects that are not settings. */
 export interface SvcOptions extends GlobalSettings {

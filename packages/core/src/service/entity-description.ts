@@ -2,9 +2,9 @@
  * The description API: one plain, frozen account of what an entity serves, derived once from its resolved config.
  * Every surface beyond REST (OpenAPI, the agent tools, GraphQL) reads it instead of core's internals, so they agree.
  */
-import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
-import type { FilterOperator, SortKey } from '../query/query-ast';
+import type { FilterOperator, SortKey } from '../persistence/query-ast';
 import type { HttpMethod } from '../operations/route-table';
 import { routeTableOf } from '../operations/route-table';
 import { STANDARD_ROUTES } from '../operations/standard-operations';

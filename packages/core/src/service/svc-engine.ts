@@ -1,10 +1,10 @@
 /** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
-import type { ResolvedEntity, ResolvedOperation } from '../config/resolved-entity';
+import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { StandardOperationId } from '../config/svc-settings';
 import { customOperation } from '../operations/custom-operations';
 import { relationWrite } from '../operations/relation-writes';
 import { mergeSettings } from '../config/merge-settings';
-import { refuseUnservedSettings } from '../config/served-settings';
+import { refuseUnservedSettings } from '../entity/served-settings';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
 import { STANDARD_FLOWS } from '../operations/standard-operations';

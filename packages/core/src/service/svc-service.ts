@@ -2,7 +2,7 @@
 import type { FindManyQuery } from '../config/entity-config';
 import type { SvcSettings } from '../config/svc-settings';
 import type { ExecuteRequest } from '../pipeline/operation-call';
-import type { SvcContext } from './svc-context';
+import type { SvcContext } from '../config/svc-context';
 import type { SvcEngine } from './svc-engine';
 import { describeEntity, type EntityDescription } from './entity-description';
 

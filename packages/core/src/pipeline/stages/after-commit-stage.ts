@@ -3,7 +3,7 @@
  * entities a relation write touched) and hands their events to the realtime publisher. It runs for whatever committed,
  * even when the response then fails (a projection error after the handler's write, say).
  */
-import type { ResolvedEntity } from '../../config/resolved-entity';
+import type { ResolvedEntity } from '../../entity/resolved-entity';
 import type { ResolvedSettings } from '../../config/svc-settings';
 import type { RealtimeEvent } from '../../realtime/realtime-event';
 import type { WriteOutcome } from '../write-outcome';

@@ -2,7 +2,7 @@
 import { NotFoundException, QueryInvalidException } from '../../errors/svc-exception';
 import type { EntityKey } from '../../persistence/entity-metadata';
 import type { Row } from '../../persistence/repository-adapter';
-import { coerceFilterValue } from '../../query/coerce-filter-value';
+import { coerceFilterValue } from '../../schema/coerce-filter-value';
 import type { OperationCall } from '../operation-call';
 
 export function readLookupKey(call: OperationCall): EntityKey {

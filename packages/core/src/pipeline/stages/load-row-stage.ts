@@ -2,7 +2,7 @@
 import { NotFoundException } from '../../errors/svc-exception';
 import type { EntityKey } from '../../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
-import type { RowView } from '../../query/query-ast';
+import type { RowView } from '../../persistence/query-ast';
 import { resolveApplyFilter } from '../../query/resolve-apply-filter';
 import type { OperationCall } from '../operation-call';
 

@@ -6,7 +6,7 @@
 import type { ToOneReference } from '../../config/to-one-references';
 import { UnresolvedRelationException } from '../../errors/svc-exception';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
-import { andFilters, type FilterNode } from '../../query/query-ast';
+import { andFilters, type FilterNode } from '../../persistence/query-ast';
 import { resolveApplyFilter } from '../../query/resolve-apply-filter';
 import type { OperationCall } from '../operation-call';
 

@@ -1,75 +1,53 @@
 /** Resolves one entity's config once, at bootstrap: settings per operation, soft delete, operations, query, schemas. */
-import { toOneReferences } from './to-one-references';
-import { adapterWithDeleteMarker } from './delete-marker';
+import { toOneReferences } from '../config/to-one-references';
+import { adapterWithDeleteMarker } from '../config/delete-marker';
 import { RealtimePublisher } from '../realtime/realtime-publisher';
 import { DEFAULT_MAX_INPUT_DEPTH } from '../schema/input-depth';
 import { ConfigurationException } from '../errors/configuration-exception';
-import type { OperationHandler } from './entity-config';
-import type { RelatedMetadata } from './resolve-field-path';
+
+import type { RelatedMetadata } from '../config/resolve-field-path';
 import type { SelectConfig } from '../query/select-config';
 import type { SearchConfig } from '../query/search-config';
-import type { IncludeConfig } from './include-config';
+import type { IncludeConfig } from '../config/include-config';
 import type { FilterAllowlist } from '../query/filter-allowlist';
 import type { ListQueryConfig } from '../query/list-query-config';
-import type { OperationState } from './resolve-operations';
+import type { OperationState } from '../config/resolve-operations';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import type { RepositoryAdapter } from '../persistence/repository-adapter';
+
 import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
-import { suggestion } from './did-you-mean';
+import { suggestion } from '../config/did-you-mean';
 import { resolveLookup } from './resolve-lookup';
-import type { EntityConfig, PolicyFunction } from './entity-config';
-import { mergeSettingsChain } from './merge-settings';
-import { resolveOperations } from './resolve-operations';
-import type { ResolvedEntity, ResolvedOperation } from './resolved-entity';
-import type { GlobalSettings, ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
-import { STANDARD_OPERATION_IDS } from './svc-settings';
+
+import { mergeSettingsChain } from '../config/merge-settings';
+import { resolveOperations } from '../config/resolve-operations';
+import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
+
+export type { ResolveEntityArgs };
+import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
+import { STANDARD_OPERATION_IDS } from '../config/svc-settings';
 import { validateEntityConfig } from './validate-entity-config';
-import { checkKeysetConfig } from '../pagination/check-keyset-config';
+import { checkKeysetConfig } from '../query/check-keyset-config';
 import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
-import { ARRAY_ACTIONS, buildArrayRelations, splitMemberFields, type ArrayRelation } from './array-relations';
+import { ARRAY_ACTIONS, buildArrayRelations, splitMemberFields, type ArrayRelation } from '../config/array-relations';
 import { settingsRulesOf } from './validate-custom-operation';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
-import type { PaginationStrategy } from '../pagination/pagination-strategy';
+
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
-import { buildIncludeConfig } from './include-config';
+import { buildIncludeConfig } from '../config/include-config';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { buildOutputSlot, outputValidatorOf } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
 import { resolveInputSlot } from '../schema/resolve-input-slot';
-import { buildQueryValidator } from '../schema/query-validator';
-import type { ClassSchemaAdapter } from '../schema/body-validators';
+import { buildQueryValidator } from '../query/query-validator';
+
 import { ResultCache } from '../cache/result-cache';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
-import { resolveInclude, type IncludeRequest } from '../query/resolve-include';
-import type { QueryErrors } from '../query/query-errors';
-import type { ApplyArgs } from './entity-config';
+import { resolveInclude, type IncludeRequest } from './resolve-include';
+import type { QueryErrors } from '../errors/query-errors';
+import type { ApplyArgs } from '../config/entity-config';
 import { buildSelectConfig } from '../query/select-config';
 import { buildSearchConfig } from '../query/search-config';
-import { BUILT_IN_SETTINGS } from './built-in-settings';
-
-export interface ResolveEntityArgs {
-  readonly target: Function;
-  readonly config: EntityConfig;
-  readonly global: GlobalSettings;
-  readonly globalPolicy?: PolicyFunction;
-  readonly adapter: RepositoryAdapter;
-  /** Looks up entities resolved by the same instance (for nested includes and scoped children). */
-  readonly peers?: (target: Function) => ResolvedEntity | undefined;
-  /** The instance's result cache. @default a private in-memory one */
-  readonly resultCache?: ResultCache;
-  /** A `cacheKey(context)` partitions cached reads (needed to cache scoped reads). */
-  readonly cacheKeyed?: boolean;
-  /** Validates schema classes in write slots (SvcModule registers class-validator's). */
-  readonly classSchemas?: ClassSchemaAdapter;
-  /** Pagination strategies by name: the built-in ones plus `SvcOptions.paginationStrategies`. */
-  readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
-  /** Handlers bound by the framework (`@Override(<id>)` methods), ahead of `handler` in the config. */
-  readonly handlers?: Readonly<Record<string, OperationHandler>>;
-  /** `SvcOptions.inputLimits.maxDepth`. @default 32 */
-  readonly maxInputDepth?: number;
-  /** The instance's realtime publisher. @default one with no transport */
-  readonly publisher?: RealtimePublisher;
-}
+import { BUILT_IN_SETTINGS } from '../config/built-in-settings';
 
 /** What every operation of one entity shares while it is being resolved. */
 interface EntityScope {

@@ -1,4 +1,6 @@
 /** The frozen result of resolving one entity's config at bootstrap: what every request reads, nothing recomputed. */
+import type { ClassSchemaAdapter } from '../schema/body-validators';
+import type { GlobalSettings } from '../config/svc-settings';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import type { FilterAllowlist } from '../query/filter-allowlist';
@@ -7,18 +9,24 @@ import type { OutputProjection } from '../schema/output-projection';
 import type { WriteSchema } from '../schema/write-schema';
 import type { SearchConfig } from '../query/search-config';
 import type { SelectConfig } from '../query/select-config';
-import type { IncludeConfig } from './include-config';
+import type { IncludeConfig } from '../config/include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResultCache } from '../cache/result-cache';
 import type { RealtimePublisher } from '../realtime/realtime-publisher';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { BodyValidator } from '../schema/body-validators';
 import type { OutputValidator } from '../schema/output-slots';
-import type { EntityConfig, FilterConfig, OperationHandler, PolicyFunction, RouteOptions } from './entity-config';
-import type { OperationState } from './resolve-operations';
-import type { ArrayRelation, RelationAction } from './array-relations';
-import type { ToOneReference } from './to-one-references';
-import type { ResolvedSettings, StandardOperationId, SvcSettings } from './svc-settings';
+import type {
+  EntityConfig,
+  FilterConfig,
+  OperationHandler,
+  PolicyFunction,
+  RouteOptions,
+} from '../config/entity-config';
+import type { OperationState } from '../config/resolve-operations';
+import type { ArrayRelation, RelationAction } from '../config/array-relations';
+import type { ToOneReference } from '../config/to-one-references';
+import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
 
 /** What a custom operation adds to the resolved operation. */
 export interface CustomOperationSpec {
@@ -102,4 +110,29 @@ export interface ResolvedEntity {
   /** The resolved config of another entity served by the same Svc instance, if any. */
   peer(target: Function): ResolvedEntity | undefined;
   readonly search?: SearchConfig;
+}
+
+/** What `resolveEntity` resolves one entity from, at bootstrap. */
+export interface ResolveEntityArgs {
+  readonly target: Function;
+  readonly config: EntityConfig;
+  readonly global: GlobalSettings;
+  readonly globalPolicy?: PolicyFunction;
+  readonly adapter: RepositoryAdapter;
+  /** Looks up entities resolved by the same instance (for nested includes and scoped children). */
+  readonly peers?: (target: Function) => ResolvedEntity | undefined;
+  /** The instance's result cache. @default a private in-memory one */
+  readonly resultCache?: ResultCache;
+  /** A `cacheKey(context)` partitions cached reads (needed to cache scoped reads). */
+  readonly cacheKeyed?: boolean;
+  /** Validates schema classes in write slots (SvcModule registers class-validator's). */
+  readonly classSchemas?: ClassSchemaAdapter;
+  /** Pagination strategies by name: the built-in ones plus `SvcOptions.paginationStrategies`. */
+  readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
+  /** Handlers bound by the framework (`@Override(<id>)` methods), ahead of `handler` in the config. */
+  readonly handlers?: Readonly<Record<string, OperationHandler>>;
+  /** `SvcOptions.inputLimits.maxDepth`. @default 32 */
+  readonly maxInputDepth?: number;
+  /** The instance's realtime publisher. @default one with no transport */
+  readonly publisher?: RealtimePublisher;
 }

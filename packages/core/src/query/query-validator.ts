@@ -6,14 +6,14 @@
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { QueryInvalidException } from '../errors/svc-exception';
-import type { QueryPairs } from '../query/parse-query-string';
+import type { QueryPairs } from './parse-query-string';
 import {
   isStandardSchema,
   requireClassSchemas,
   standardValidator,
   type BodyValidator,
   type ClassSchemaAdapter,
-} from './body-validators';
+} from '../schema/body-validators';
 
 export function buildQueryValidator(args: {
   entity: string;

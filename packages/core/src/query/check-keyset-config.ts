@@ -1,7 +1,7 @@
 /** Boot checks of the keyset strategies: cursor's (check-cursor-config) and since's own column and allowlist rules. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import type { ListQueryConfig } from '../query/list-query-config';
+import type { ListQueryConfig } from './list-query-config';
 import { checkCursorConfig } from './check-cursor-config';
 
 /** The keyset strategies' checks of a list config, at boot and for per-call settings that pick a strategy. */

@@ -4,7 +4,7 @@
  */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import type { ListQueryConfig } from '../query/list-query-config';
+import type { ListQueryConfig } from './list-query-config';
 
 /** Kinds whose values travel as text of arbitrary precision, which a cursor cannot carry and compare back exactly. */
 export const UNCURSORABLE_KINDS: ReadonlySet<string> = new Set(['bigint', 'decimal']);

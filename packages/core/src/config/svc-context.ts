@@ -1,5 +1,5 @@
 /** The per-request context: what policy, `apply` functions and handlers see. */
-import type { ScopedRepository } from '../operations/scoped-repository';
+import type { ScopedRepository } from '../persistence/scoped-repository';
 
 export interface SvcContext {
   /** The HTTP request, when the call came over HTTP. */

@@ -1,10 +1,10 @@
 /** Bootstrap checks of custom operation entries and of route options (`operations.<id>.meta.routes`). */
 import { ConfigurationException } from '../errors/configuration-exception';
 import { isStandardSchema } from '../schema/body-validators';
-import { suggestion } from './did-you-mean';
-import type { CustomOperationConfig } from './entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
-import { isPlainObject, SETTINGS_KEYS, validateSettings } from './validate-settings';
+import { suggestion } from '../config/did-you-mean';
+import type { CustomOperationConfig } from '../config/entity-config';
+import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
+import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const CUSTOM_EXTRAS = ['handler', 'kind', 'cardinality', 'enabled', 'policy', 'schema', 'meta', 'realtimeEvent'];
 const ROUTE_KEYS = ['method', 'path', 'enabled', 'successStatus'];

@@ -1,5 +1,5 @@
 /** Collects every problem of one request so they are reported together in one 400. */
-import { QueryInvalidException, QueryUnsupportedParamException, type SvcErrorItem } from '../errors/svc-exception';
+import { QueryInvalidException, QueryUnsupportedParamException, type SvcErrorItem } from './svc-exception';
 
 export class QueryErrors {
   private readonly invalid: SvcErrorItem[] = [];

@@ -1,6 +1,6 @@
 /** Coerces one filter value to its column's kind, or explains why it cannot be. */
 import type { ColumnMetadata } from '../persistence/entity-metadata';
-import { DATE_RANGE_HINT, readDate, readDatetime } from '../schema/date-values';
+import { DATE_RANGE_HINT, readDate, readDatetime } from './date-values';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; reason: string };
 

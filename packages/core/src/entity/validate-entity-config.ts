@@ -1,11 +1,11 @@
 /** Bootstrap checks of an entity config's keys: unknown keys (with a did-you-mean) and keys this version lacks. */
 import { ConfigurationException } from '../errors/configuration-exception';
-import { suggestion } from './did-you-mean';
+import { suggestion } from '../config/did-you-mean';
 import { isStandardSchema } from '../schema/body-validators';
 import { checkCustomOperationConfig, checkRouteOptions } from './validate-custom-operation';
-import type { EntityConfig } from './entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
-import { isPlainObject, SETTINGS_KEYS, validateSettings } from './validate-settings';
+import type { EntityConfig } from '../config/entity-config';
+import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
+import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const STRUCTURAL_KEYS = [
   'schema',

@@ -9,12 +9,12 @@ import {
   type BodyValidator,
 } from '../schema/body-validators';
 import { outputValidatorOf } from '../schema/output-slots';
-import { buildQueryValidator } from '../schema/query-validator';
-import type { CustomOperationConfig, OperationHandler } from './entity-config';
-import type { ResolveEntityArgs } from './resolve-entity';
-import type { OperationState } from './resolve-operations';
+import { buildQueryValidator } from '../query/query-validator';
+import type { CustomOperationConfig, OperationHandler } from '../config/entity-config';
+import type { ResolveEntityArgs } from './resolved-entity';
+import type { OperationState } from '../config/resolve-operations';
 import type { ResolvedOperation } from './resolved-entity';
-import type { ResolvedSettings } from './svc-settings';
+import type { ResolvedSettings } from '../config/svc-settings';
 import { settingsRulesOf } from './validate-custom-operation';
 
 export function resolveCustomOperation(args: {

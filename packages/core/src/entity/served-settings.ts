@@ -2,9 +2,9 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
-import type { ResolveEntityArgs } from './resolve-entity';
+import type { ResolveEntityArgs } from './resolved-entity';
 import type { ResolvedOperation } from './resolved-entity';
-import type { ResolvedSettings, StandardOperationId } from './svc-settings';
+import type { ResolvedSettings, StandardOperationId } from '../config/svc-settings';
 
 /** The result-cache ttl in force, or false. */
 export function ttlOf(settings: ResolvedSettings): number | false {

@@ -2,28 +2,13 @@
 import { suggestion } from '../config/did-you-mean';
 import type { ApplyArgs } from '../config/entity-config';
 import type { IncludeConfig } from '../config/include-config';
-import type { ResolvedEntity } from '../config/resolved-entity';
+import type { ResolvedEntity } from './resolved-entity';
 import { ConfigurationException } from '../errors/configuration-exception';
-import type { RelationMetadata } from '../persistence/entity-metadata';
-import type { QueryErrors } from './query-errors';
 
-export interface IncludeNode {
-  readonly path: string;
-  readonly name: string;
-  readonly relation: RelationMetadata;
-  readonly strategy: 'batch' | 'key';
-  /** The target's registered service config, when the target has one: its select, scope and soft delete apply. */
-  readonly target?: ResolvedEntity;
-  /** Fields served for each embedded row; undefined serves every column the target serves. */
-  readonly select?: readonly string[];
-  readonly children: IncludeNode[];
-}
+import type { QueryErrors } from '../errors/query-errors';
+import type { IncludeNode, IncludeRequest } from '../query/include-tree';
 
-export interface IncludeRequest {
-  readonly include?: string;
-  /** `select[<path>]` values by path. */
-  readonly selects?: ReadonlyMap<string, string>;
-}
+export type { IncludeNode, IncludeRequest };
 
 export async function resolveInclude(
   entity: ResolvedEntity,
@@ -35,6 +20,8 @@ export async function resolveInclude(
   const forced = config.apply ? ((await config.apply(args)) ?? []) : [];
   const requested = request.include === undefined ? [] : request.include.split(',').map((path) => path.trim());
   const roots: IncludeNode[] = [];
+  // Each node's target as the entity that serves it, to walk on to its own include config and peers.
+  const served = new Map<IncludeNode, ResolvedEntity>();
   let nodes = 0;
   const add = (path: string, param: string, server: boolean) => {
     const segments = path.split('.');
@@ -47,8 +34,8 @@ export async function resolveInclude(
       const existing = level.find((node) => node.name === name);
       if (existing) {
         level = existing.children;
-        owner = existing.target;
-        ownerConfig = existing.target?.include;
+        owner = served.get(existing);
+        ownerConfig = owner?.include;
         continue;
       }
       const includable = ownerConfig?.relations.get(name);
@@ -78,6 +65,7 @@ export async function resolveInclude(
         children: [],
       };
       level.push(node);
+      if (target) served.set(node, target);
       level = node.children;
       owner = target;
       ownerConfig = target?.include;

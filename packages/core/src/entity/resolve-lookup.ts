@@ -1,9 +1,9 @@
 /** `identifier.field`: the route parameter and the fields a single row is looked up by, checked at bootstrap. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import { suggestion } from './did-you-mean';
+import { suggestion } from '../config/did-you-mean';
 import type { ResolvedEntity } from './resolved-entity';
-import type { ResolvedSettings } from './svc-settings';
+import type { ResolvedSettings } from '../config/svc-settings';
 
 export function resolveLookup(
   entity: string,

@@ -1,0 +1,32 @@
+/** Records a committed write's outcome on the call, as the caller may see its rows; the after-commit step reads it. */
+import type { Row } from '../../persistence/repository-adapter';
+import { projectRow } from '../../schema/output-projection';
+import type { OperationCall } from '../operation-call';
+import { changedFields, type WriteOutcome } from '../write-outcome';
+
+/** Records what a write did, once its transaction has committed (never for a rolled-back one). */
+export function recordOutcome(
+  call: OperationCall,
+  outcome: Omit<WriteOutcome, 'entity' | 'operation' | 'before' | 'after' | 'changed'> & {
+    readonly before?: Row | null;
+    readonly after?: Row | null;
+    readonly changed?: readonly string[];
+  },
+): void {
+  const before = seen(call, outcome.before);
+  const after = seen(call, outcome.after);
+  call.outcomes.push({
+    ...outcome,
+    entity: call.entity.name,
+    operation: call.operation.id,
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+    changed: outcome.changed ?? changedFields(before, after),
+  });
+}
+
+/** A row projected to what the caller may see; null and undefined kept as they are. */
+function seen(call: OperationCall, row: Row | null | undefined): Record<string, unknown> | null | undefined {
+  if (row === null || row === undefined) return row;
+  return projectRow(row, call.entity.output);
+}

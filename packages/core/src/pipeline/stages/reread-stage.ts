@@ -1,0 +1,28 @@
+/** The read-back of a write: the row as the database now holds it, inside the caller's scope. */
+import { ForbiddenException, NotFoundException } from '../../errors/svc-exception';
+import type { EntityKey } from '../../persistence/entity-metadata';
+import type { AdapterSession, Row } from '../../persistence/repository-adapter';
+import type { OperationCall } from '../operation-call';
+import { scopeFilter } from './load-row-stage';
+
+/**
+ * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
+ * scope: that is refused with 403 and the transaction rolls back.
+ */
+export async function rereadInScope(
+  call: OperationCall,
+  key: EntityKey,
+  session: AdapterSession | undefined,
+  written?: Row,
+): Promise<Row> {
+  const scope = await scopeFilter(call);
+  if (written && !scope) return written;
+  const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session });
+  if (row) return row;
+  if (!scope) throw new NotFoundException(call.entity.name, call.request.id);
+  throw new ForbiddenException(
+    call.operation.id,
+    call.entity.name,
+    `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
+  );
+}
