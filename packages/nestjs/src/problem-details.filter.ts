@@ -1,8 +1,17 @@
-/** Global exception filter: every error, Nest's own included (unknown route, bad JSON, too large), as problem+json. */
-import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
+/**
+ * The exception filter Svc registers: errors on Svc's routes (a guard's refusal, bad JSON, a body too large, an unknown
+ * path under an Svc controller) answer as problem+json; every other route of the app keeps Nest's own format, unless
+ * the app opts in with `problemDetails: 'all'`.
+ */
+import { ArgumentsHost, Catch, HttpException, Inject, type ExecutionContext } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
 import { SvcException, type SvcErrorCode } from '@svc/core';
 import type { Request, Response } from 'express';
 import { writeProblem } from './problem-response';
+import { declarationOf } from './svc-declarations';
+import type { SvcModuleOptions } from './svc-module-options';
+import { SvcRegistry } from './svc-registry';
+import { SVC_OPTIONS } from './svc.constants';
 
 const BY_STATUS: Readonly<Record<number, SvcErrorCode>> = {
   404: 'SVC_ROUTE_NOT_FOUND',
@@ -11,11 +20,30 @@ const BY_STATUS: Readonly<Record<number, SvcErrorCode>> = {
 };
 
 @Catch()
-export class ProblemDetailsFilter implements ExceptionFilter {
-  catch(error: unknown, host: ArgumentsHost): void {
+export class ProblemDetailsFilter extends BaseExceptionFilter {
+  constructor(
+    @Inject(SVC_OPTIONS) private readonly options: SvcModuleOptions,
+    @Inject(SvcRegistry) private readonly registry: SvcRegistry,
+  ) {
+    super();
+  }
+
+  override catch(error: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw error;
     const http = host.switchToHttp();
-    writeProblem(http.getRequest<Request>(), http.getResponse<Response>(), toSvc(error));
+    const request = http.getRequest<Request>();
+    if (this.options.problemDetails === 'all' || this.servedBySvc(host, request)) {
+      writeProblem(request, http.getResponse<Response>(), toSvc(error));
+      return;
+    }
+    super.catch(error, host);
+  }
+
+  /** The request reached an Svc controller, or (failing before routing) its path lies under one. */
+  private servedBySvc(host: ArgumentsHost, request: Request): boolean {
+    const controller = (host as Partial<ExecutionContext>).getClass?.();
+    if (controller) return declarationOf(controller) !== undefined;
+    return this.registry.servesPath(request.path ?? request.url);
   }
 }
 

@@ -1,15 +1,25 @@
 /** Writes any error as an RFC 9457 problem-details response; shared by generated routes and the global filter. */
 import { EXPOSE_INTERNALS, PROBLEM_CONTENT_TYPE, toProblemDetails, toSvcException } from '@svc/core';
+import { Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 let counter = 0;
+const ids = new WeakMap<object, string>();
+const logger = new Logger('Svc');
 
-/** The request id: the caller's `X-Request-Id`, or one made here. */
+/** The request id, the same for the whole request: the caller's `X-Request-Id`, or one made here. */
 export function requestIdOf(request: Request): string {
+  const known = ids.get(request);
+  if (known) return known;
   const given = request.headers['x-request-id'];
-  if (typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given)) return given;
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${Date.now().toString(36)}-${counter.toString(36)}`;
+  let id: string;
+  if (typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given)) id = given;
+  else {
+    counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+    id = `${Date.now().toString(36)}-${counter.toString(36)}`;
+  }
+  ids.set(request, id);
+  return id;
 }
 
 export function writeProblem(request: Request, response: Response, error: unknown): void {
@@ -20,8 +30,17 @@ export function writeProblem(request: Request, response: Response, error: unknow
     requestId: requestIdOf(request),
     exposeInternals,
   });
+  if (body.status >= 500) {
+    // A 5xx is Svc's or the database's fault, never the client's: logged with its cause, findable by the request id.
+    const cause = exception.cause ?? exception;
+    logger.error(
+      `${body.code} ${body.status} on ${request.method} ${request.originalUrl ?? request.url} (request ${body.requestId}): ${body.detail}`,
+      cause instanceof Error ? cause.stack : String(cause),
+    );
+  }
   if (response.headersSent) return;
   response.status(body.status);
+  response.setHeader('X-Request-Id', String(body.requestId));
   for (const [name, value] of Object.entries(exception.headers ?? {})) response.setHeader(name, value);
   response.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
   response.end(JSON.stringify(body));

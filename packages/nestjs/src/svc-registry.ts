@@ -1,19 +1,20 @@
 /** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import {
   ConfigurationException,
   createSvc,
   type OperationHandler,
   type SvcEngine,
   type SvcInstance,
-  type SvcOptions,
   type SvcService,
 } from '@svc/core';
 import { overridesOf } from './override.decorator';
 import { declarationOf } from './svc-declarations';
 import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
+import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit {
@@ -22,14 +23,35 @@ export class SvcRegistry implements OnModuleInit {
   private svc?: SvcInstance;
 
   constructor(
-    @Inject(SVC_OPTIONS) private readonly options: SvcOptions,
+    @Inject(SVC_OPTIONS) private readonly options: SvcModuleOptions,
     private readonly moduleRef: ModuleRef,
     private readonly discovery: DiscoveryService,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly appConfig: ApplicationConfig,
   ) {}
 
+  /** The path prefixes of Svc's controllers (global prefix included), known once the app has initialised. */
+  private prefixes?: readonly string[];
+
+  /** True when `path` lies under one of Svc's controllers: its errors answer as problem+json. */
+  servesPath(path: string): boolean {
+    this.prefixes ??= this.controllerPrefixes();
+    const clean = `/${path.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+    return this.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`));
+  }
+
+  private controllerPrefixes(): string[] {
+    const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
+    return [...this.byController.keys()].flatMap((controller) => {
+      const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
+      return (Array.isArray(paths) ? paths : [paths ?? '']).map(
+        (path) => `/${[global, path.replace(/^\/+|\/+$/g, '')].filter((part) => part !== '').join('/')}`,
+      );
+    });
+  }
+
   async onModuleInit(): Promise<void> {
-    const instance = createSvc({ classSchemas: classValidatorSchemas(), ...this.options });
+    const instance = createSvc({ classSchemas: classValidatorSchemas(), ...svcOptionsOf(this.options) });
     this.svc = instance;
     await this.options.infrastructure?.bind?.({
       resolve: (token) => this.moduleRef.get(token as never, { strict: false }),

@@ -9,7 +9,7 @@ import {
   type SvcRoute,
 } from '@svc/core';
 import type { Request, Response } from 'express';
-import { writeProblem } from './problem-response';
+import { requestIdOf, writeProblem } from './problem-response';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
 
@@ -111,6 +111,7 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
         context: { request },
       });
       response.status(result.status);
+      response.setHeader('X-Request-Id', requestIdOf(request));
       for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
       if (result.resourceId !== undefined) response.setHeader('Location', locationOf(request, result.resourceId));
       // Written directly: Express's res.json would run its own freshness check and answer 304s Svc did not decide.

@@ -1,7 +1,8 @@
 /** `SvcModule.forRoot` / `forRootAsync`: the global options, the registry, `@InjectSvc` providers, the problem filter. */
 import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
-import type { SvcOptions, SvcService } from '@svc/core';
+import type { SvcService } from '@svc/core';
+import type { SvcModuleOptions } from './svc-module-options';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { declaredEntities } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
@@ -10,12 +11,12 @@ import { SVC_OPTIONS, svcToken } from './svc.constants';
 export interface SvcModuleAsyncOptions {
   readonly imports?: ModuleMetadata['imports'];
   readonly inject?: unknown[];
-  readonly useFactory: (...args: never[]) => SvcOptions | Promise<SvcOptions>;
+  readonly useFactory: (...args: never[]) => SvcModuleOptions | Promise<SvcModuleOptions>;
 }
 
 @Module({})
 export class SvcModule {
-  static forRoot(options: SvcOptions = {}): DynamicModule {
+  static forRoot(options: SvcModuleOptions = {}): DynamicModule {
     return SvcModule.build([{ provide: SVC_OPTIONS, useValue: options }], []);
   }
 
