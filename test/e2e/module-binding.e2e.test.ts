@@ -1,9 +1,16 @@
 /** SvcModule.forRoot / forRootAsync, typeorm() with and without an explicit DataSource, @InjectSvc, createSvc without Nest. */
-import { Controller, Injectable, Module } from '@nestjs/common';
+import { Controller, Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigurationException, createCrud, createSvc, type SvcService } from '@svc/core';
-import { InjectSvc, Svc, SvcModule } from '@svc/nestjs';
+import {
+  InjectSvc,
+  Svc,
+  SvcModule,
+  type SvcModuleAsyncOptions,
+  type SvcModuleOptions,
+  type SvcOptionsFactory,
+} from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -22,19 +29,35 @@ class Shelf {
 @Module({ providers: [{ provide: 'LIMITS', useValue: { maxLimit: 3 } }], exports: ['LIMITS'] })
 class LimitsModule {}
 
+/** Makes the module's options from an injected provider, as a `useClass` or `useExisting` factory. */
+@Injectable()
+class SvcConfigService implements SvcOptionsFactory {
+  constructor(@Inject('LIMITS') private readonly limits: { maxLimit: number }) {}
+  createSvcOptions(): SvcModuleOptions {
+    return { infrastructure: typeorm(), pagination: this.limits };
+  }
+}
+
+@Module({ imports: [LimitsModule], providers: [SvcConfigService], exports: [SvcConfigService] })
+class SvcConfigModule {}
+
 describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
   describe('SvcModule.forRootAsync', () => {
-    it('takes its options from a factory with injected providers', async () => {
+    it.each<[string, SvcModuleAsyncOptions]>([
+      [
+        'useFactory with injected providers',
+        {
+          imports: [LimitsModule],
+          inject: ['LIMITS'],
+          useFactory: (limits: { maxLimit: number }) => ({ infrastructure: typeorm(), pagination: limits }),
+        },
+      ],
+      ['useClass', { imports: [LimitsModule], useClass: SvcConfigService }],
+      ['useExisting', { imports: [SvcConfigModule], useExisting: SvcConfigService }],
+    ])('takes its options from %s', async (_way, asyncOptions) => {
       const options = await testDataSourceOptions(db, 'e2e_binding', BOOKSTORE_ENTITIES);
       const moduleRef = await Test.createTestingModule({
-        imports: [
-          TypeOrmModule.forRoot(options),
-          SvcModule.forRootAsync({
-            imports: [LimitsModule],
-            inject: ['LIMITS'],
-            useFactory: (limits: { maxLimit: number }) => ({ infrastructure: typeorm(), pagination: limits }),
-          }),
-        ],
+        imports: [TypeOrmModule.forRoot(options), SvcModule.forRootAsync(asyncOptions)],
         controllers: [BooksController],
         providers: [Shelf],
       }).compile();
@@ -51,6 +74,10 @@ describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
         await app.close();
       }
     });
+  });
+
+  it('refuses forRootAsync without exactly one way to make the options', () => {
+    expect(() => SvcModule.forRootAsync({})).toThrow(/exactly one of useFactory, useClass or useExisting/);
   });
 
   describe('@InjectSvc', () => {

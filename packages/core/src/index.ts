@@ -5,7 +5,7 @@ export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type { CallOptions, ListEnvelope } from './service/svc-service';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
-export type { SvcContext } from './config/svc-context';
+export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
 export { STANDARD_ROUTES } from './operations/standard-operations';
 export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';

@@ -1,6 +1,6 @@
 /** @svc/nestjs: every public export, by name. */
 export { SvcModule } from './svc.module';
-export type { SvcModuleAsyncOptions } from './svc.module';
+export type { SvcModuleAsyncOptions, SvcOptionsFactory } from './svc.module';
 export { Svc } from './svc.decorator';
 export { Override } from './override.decorator';
 export { InjectSvc } from './inject-svc.decorator';

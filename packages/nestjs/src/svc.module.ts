@@ -1,5 +1,6 @@
 /** `SvcModule.forRoot` / `forRootAsync`: the global options, the registry, `@InjectSvc` providers, the problem filter. */
-import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { ConfigurationException } from '@svc/core';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { SvcService } from '@svc/core';
 import type { SvcModuleOptions } from './svc-module-options';
@@ -8,10 +9,20 @@ import { declaredEntities } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
 import { SVC_OPTIONS, svcToken } from './svc.constants';
 
+/** A provider that makes the module's options (`useClass` / `useExisting`), as `TypeOrmOptionsFactory` does. */
+export interface SvcOptionsFactory {
+  createSvcOptions(): SvcModuleOptions | Promise<SvcModuleOptions>;
+}
+
+/** Exactly one of `useFactory` (with `inject`), `useClass` or `useExisting`. */
 export interface SvcModuleAsyncOptions {
   readonly imports?: ModuleMetadata['imports'];
   readonly inject?: unknown[];
-  readonly useFactory: (...args: never[]) => SvcModuleOptions | Promise<SvcModuleOptions>;
+  readonly useFactory?: (...args: never[]) => SvcModuleOptions | Promise<SvcModuleOptions>;
+  /** A class the module instantiates (with its dependencies) to make the options. */
+  readonly useClass?: Type<SvcOptionsFactory>;
+  /** A provider of the app (reachable through `imports`) that makes the options. */
+  readonly useExisting?: Type<SvcOptionsFactory>;
 }
 
 @Module({})
@@ -21,12 +32,7 @@ export class SvcModule {
   }
 
   static forRootAsync(options: SvcModuleAsyncOptions): DynamicModule {
-    const provider: Provider = {
-      provide: SVC_OPTIONS,
-      useFactory: options.useFactory,
-      inject: (options.inject ?? []) as never[],
-    };
-    return SvcModule.build([provider], options.imports ?? []);
+    return SvcModule.build(asyncProviders(options), options.imports ?? []);
   }
 
   private static build(optionProviders: Provider[], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
@@ -48,6 +54,24 @@ export class SvcModule {
       exports: [SvcRegistry, SVC_OPTIONS, ...services],
     };
   }
+}
+
+function asyncProviders(options: SvcModuleAsyncOptions): Provider[] {
+  const ways = [options.useFactory, options.useClass, options.useExisting].filter((way) => way !== undefined);
+  if (ways.length !== 1)
+    throw new ConfigurationException({
+      path: 'SvcModule.forRootAsync',
+      message: 'takes exactly one of useFactory, useClass or useExisting.',
+    });
+  if (options.useFactory)
+    return [{ provide: SVC_OPTIONS, useFactory: options.useFactory, inject: (options.inject ?? []) as never[] }];
+  const factory = (options.useClass ?? options.useExisting)!;
+  const fromFactory: Provider = {
+    provide: SVC_OPTIONS,
+    useFactory: (made: SvcOptionsFactory) => made.createSvcOptions(),
+    inject: [factory],
+  };
+  return options.useClass ? [{ provide: factory, useClass: factory }, fromFactory] : [fromFactory];
 }
 
 /** Services are built when the module initialises, after injection; the proxy resolves on first use. */
