@@ -53,6 +53,8 @@ export type {
   OperationHandler,
   SvcOperationInput,
   RouteOptions,
+  RouteDecorator,
+  OperationMeta,
   CustomOperationConfig,
 } from './config/entity-config';
 export type { ScopedRepository } from './operations/scoped-repository';

@@ -14,6 +14,8 @@ import { SvcRegistry } from './svc-registry';
 import { SVC_OPTIONS } from './svc.constants';
 
 const BY_STATUS: Readonly<Record<number, SvcErrorCode>> = {
+  // A guard's refusal on an Svc route answers like a refusing policy, with the guard's message as the detail.
+  403: 'SVC_FORBIDDEN',
   404: 'SVC_ROUTE_NOT_FOUND',
   413: 'SVC_PAYLOAD_TOO_LARGE',
   415: 'SVC_UNSUPPORTED_MEDIA_TYPE',

@@ -5,6 +5,8 @@ import {
   routeTableOf,
   SvcException,
   type EntityConfig,
+  type OperationMeta,
+  type RouteDecorator,
   type SvcEngine,
   type SvcRoute,
 } from '@svc/core';
@@ -26,17 +28,35 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
   const byPath = new Map<string, SvcRoute[]>();
   for (const route of routeTableOf(config)) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
-    defineRoute(
-      controller,
-      `svc_${route.method}_${route.path.replace(/\W/g, '_')}`,
-      route.path,
-      METHODS[route.method],
-      createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]),
-    );
+    const name = `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
+    const handler = createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
+    defineRoute(controller, name, route.path, METHODS[route.method], handler);
+    decorateRoute(controller, name, decoratorsOf(config, route.operation));
   }
   for (const [path, routes] of byPath) {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
     defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes));
+  }
+}
+
+/** `operations.<id>.meta.decorators`, or for a relation operation (`tags:add`) `relations.<name>.write.decorators`. */
+function decoratorsOf(config: EntityConfig, operation: string): readonly RouteDecorator[] {
+  const colon = operation.indexOf(':');
+  if (colon !== -1) return config.relations?.[operation.slice(0, colon)]?.write?.decorators ?? [];
+  const entry = (config.operations as Record<string, unknown> | undefined)?.[operation];
+  return (
+    (typeof entry === 'object' && entry !== null ? (entry as { meta?: OperationMeta }).meta?.decorators : []) ?? []
+  );
+}
+
+/** Applies an operation's own decorators to its generated route method, as if written on the method. */
+function decorateRoute(controller: Function, name: string, decorators: readonly RouteDecorator[]): void {
+  for (const decorator of decorators) {
+    // Anything else is refused when the module boots, naming the config path; decoration must not throw first.
+    if (typeof decorator !== 'function') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name)!;
+    const result = decorator(controller.prototype, name, descriptor);
+    if (result && typeof result === 'object') Object.defineProperty(controller.prototype, name, result);
   }
 }
 

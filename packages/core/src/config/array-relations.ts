@@ -21,7 +21,7 @@ export interface ArrayRelation {
 export const DEFAULT_MAX_MEMBERS = 1000;
 /** Writes are chunked below the databases' parameter limits, but one request stays a bounded amount of work. */
 const MAX_CONFIGURABLE_MEMBERS = 10_000;
-const WRITE_KEYS = ['strategy', 'maxMembers'];
+const WRITE_KEYS = ['strategy', 'maxMembers', 'decorators'];
 
 /** The operations each strategy adds, as `<relation>:<action>` ids (jsonPatch rides on patchOne instead). */
 export const ARRAY_ACTIONS: Readonly<Record<ArrayWriteStrategy, readonly RelationAction[]>> = {
@@ -52,7 +52,14 @@ export function buildArrayRelations(
     if (!isPlainObject(write) || !STRATEGIES.includes(write.strategy as ArrayWriteStrategy))
       fail(`must be { strategy } with strategy ${STRATEGIES.join(', ')}.`, `${path}.strategy`);
     for (const key of Object.keys(write as object))
-      if (!WRITE_KEYS.includes(key)) fail('is not a known key; write takes strategy and maxMembers.', `${path}.${key}`);
+      if (!WRITE_KEYS.includes(key))
+        fail('is not a known key; write takes strategy, maxMembers and decorators.', `${path}.${key}`);
+    const decorators = (write as { decorators?: unknown }).decorators;
+    if (
+      decorators !== undefined &&
+      (!Array.isArray(decorators) || decorators.some((item) => typeof item !== 'function'))
+    )
+      fail('must be an array of decorators, such as [UseGuards(AuthGuard)].', `${path}.decorators`);
     const maxMembers = (write as { maxMembers?: unknown }).maxMembers ?? DEFAULT_MAX_MEMBERS;
     if (
       !Number.isInteger(maxMembers) ||

@@ -4,6 +4,19 @@ import type { OperationSettingsById, StandardOperationId, SvcSettings } from './
 import type { SvcContext } from './svc-context';
 import type { StandardSchemaV1 } from './standard-schema';
 
+/**
+ * A decorator of the generated route method (a Nest `UseGuards(...)`, `UseInterceptors(...)`, `UsePipes(...)`,
+ * `SetMetadata(...)`, `ApiTags(...)`, ...): the HTTP binding applies it to that route only.
+ */
+export type RouteDecorator = (target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor) => unknown;
+
+/** `operations.<id>.meta`: what the framework binding reads. */
+export interface OperationMeta {
+  readonly routes?: RouteOptions;
+  /** Applied to this operation's route only, after the controller's own decorators. */
+  readonly decorators?: readonly RouteDecorator[];
+}
+
 /** A field list that allows everything but some names. */
 export interface ExcludeList {
   readonly exclude: readonly string[];
@@ -103,7 +116,7 @@ export interface SchemaConfig {
 
 type OperationExtras = {
   readonly handler?: OperationHandler;
-  readonly meta?: { readonly routes?: RouteOptions };
+  readonly meta?: OperationMeta;
   readonly policy?: PolicyFunction | false;
   /** Overrides the entity's root slots for this operation: a schema class or a Standard Schema validator only. */
   readonly schema?: {
@@ -136,7 +149,7 @@ export interface CustomOperationConfig extends SvcSettings {
     readonly query?: Function | StandardSchemaV1;
   };
   /** Route options; without them the operation is routed `POST /<operation id>` and answers 201. */
-  readonly meta?: { readonly routes?: RouteOptions };
+  readonly meta?: OperationMeta;
   /** The realtime event a `write`/`one` operation publishes (valid only there). */
   readonly realtimeEvent?: string;
 }
@@ -257,5 +270,7 @@ export interface RelationConfigInput {
     readonly strategy: 'replace' | 'resource' | 'jsonPatch';
     /** Member ids one request may name; more is a 400. @default 1000 (at most 10000) */
     readonly maxMembers?: number;
+    /** Applied to each of this relation's routes (`replace` and `resource`), as `operations.<id>.meta.decorators`. */
+    readonly decorators?: readonly RouteDecorator[];
   };
 }

@@ -109,6 +109,9 @@ export function checkRouteOptions(entity: string, path: string, meta: unknown): 
     throw new ConfigurationException({ entity, path: `${path}.meta${at}`, message });
   };
   if (!isPlainObject(meta)) fail('', 'must be an object ({ routes }).');
+  const decorators = (meta as { decorators?: unknown }).decorators;
+  if (decorators !== undefined && (!Array.isArray(decorators) || decorators.some((item) => typeof item !== 'function')))
+    fail('.decorators', 'must be an array of decorators, such as [UseGuards(AuthGuard)].');
   const routes = (meta as { routes?: unknown }).routes;
   if (routes === undefined) return;
   if (!isPlainObject(routes)) fail('.routes', 'must be an object { method?, path?, enabled?, successStatus? }.');
