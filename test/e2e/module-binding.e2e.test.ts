@@ -7,6 +7,7 @@ import {
   InjectSvc,
   Svc,
   SvcModule,
+  svcToken,
   type SvcModuleAsyncOptions,
   type SvcModuleOptions,
   type SvcOptionsFactory,
@@ -74,6 +75,21 @@ describe.each(TEST_DATABASES)('the Nest binding on $name', (db) => {
         await app.close();
       }
     });
+  });
+
+  it('hands out a service provider that Nest can probe before the module initialises', async () => {
+    const options = await testDataSourceOptions(db, 'e2e_binding', BOOKSTORE_ENTITIES);
+    const moduleRef = await Test.createTestingModule({
+      imports: [TypeOrmModule.forRoot(options), SvcModule.forRoot({ infrastructure: typeorm() })],
+      controllers: [BooksController],
+    }).compile();
+    try {
+      const service = moduleRef.get<Record<string, unknown>>(svcToken(Book));
+      // Nest 12 reads `constructor` (and `then`, lifecycle hooks) on factory results before init.
+      expect(() => [service['constructor'], service['then'], service['onModuleInit']]).not.toThrow();
+    } finally {
+      await moduleRef.close();
+    }
   });
 
   it('refuses forRootAsync without exactly one way to make the options', () => {

@@ -146,3 +146,4 @@ export type {
   WriteFieldDescription,
   WriteSlotDescription,
 } from './service/entity-description';
+export { requireSupportedVersion } from './errors/supported-versions';

@@ -5,6 +5,7 @@ import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from 
 import {
   ConfigurationException,
   createSvc,
+  requireSupportedVersion,
   type OperationHandler,
   type SvcEngine,
   type SvcInstance,
@@ -15,6 +16,17 @@ import { declarationOf } from './svc-declarations';
 import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
+
+/** The version of an installed package, read from its package.json; undefined when it cannot be read. */
+function installedVersion(name: string): string | undefined {
+  try {
+    // Read at boot, once: a static import of package.json would put the file into the emitted types.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require(`${name}/package.json`) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit {
@@ -51,6 +63,12 @@ export class SvcRegistry implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
+    requireSupportedVersion({
+      name: '@nestjs/core',
+      version: installedVersion('@nestjs/core'),
+      supported: ['11'],
+      range: '^11',
+    });
     const instance = createSvc({ classSchemas: classValidatorSchemas(), ...svcOptionsOf(this.options) });
     this.svc = instance;
     await this.options.infrastructure?.bind?.({

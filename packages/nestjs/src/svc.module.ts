@@ -78,10 +78,12 @@ function asyncProviders(options: SvcModuleAsyncOptions): Provider[] {
 function lazyService(registry: SvcRegistry, entity: Function): SvcService {
   return new Proxy({} as SvcService, {
     get(_target, property) {
-      // Nest probes providers for lifecycle hooks (and promises for `then`) before the services exist.
+      // Nest probes providers for lifecycle hooks, promises for `then` and classes for `constructor` before the
+      // services exist; those are not service members.
       if (
         typeof property === 'symbol' ||
         property === 'then' ||
+        property === 'constructor' ||
         property.startsWith('on') ||
         property.startsWith('before')
       ) {
