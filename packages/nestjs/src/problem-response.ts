@@ -39,7 +39,7 @@ export function writeProblem(request: Request, response: Response, error: unknow
     );
   }
   if (response.headersSent) return;
-  response.status(body.status);
+  response.statusCode = body.status;
   response.setHeader('X-Request-Id', String(body.requestId));
   for (const [name, value] of Object.entries(exception.headers ?? {})) response.setHeader(name, value);
   response.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);

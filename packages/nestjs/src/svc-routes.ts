@@ -30,7 +30,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     const name = `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
     const handler = createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
-    defineRoute(controller, name, route.path, METHODS[route.method], handler);
+    defineRoute(controller, name, route.path, METHODS[route.method], handler, { passthrough: true });
     decorateRoute(controller, name, decoratorsOf(config, route.operation));
   }
   for (const [path, routes] of byPath) {
@@ -92,7 +92,8 @@ function defineRoute(
   name: string,
   path: string,
   method: RequestMethod,
-  handler: (request: Request, response: Response) => Promise<void>,
+  handler: (request: Request, response: Response) => Promise<unknown>,
+  options: { readonly passthrough?: boolean } = {},
 ): void {
   if (Object.prototype.hasOwnProperty.call(controller.prototype, name)) return;
   {
@@ -101,14 +102,20 @@ function defineRoute(
     const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name)!;
     Reflect.defineMetadata('design:paramtypes', [Object, Object], controller.prototype, name);
     Req()(controller.prototype, name, 0);
-    Res()(controller.prototype, name, 1);
+    // Passthrough: the route sets status and headers, and returns its body through Nest's pipeline, so the app's
+    // interceptors see the result.
+    Res({ passthrough: options.passthrough === true })(controller.prototype, name, 1);
     RequestMapping({ path, method })(controller.prototype, name, descriptor);
   }
 }
 
 function createHandler(controller: Function, route: SvcRoute, param: string, samePath: () => readonly SvcRoute[]) {
   const { operation, body: takesBody } = route;
-  return async function svcRoute(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
+  return async function svcRoute(
+    this: Record<string, unknown>,
+    request: Request,
+    response: Response,
+  ): Promise<unknown> {
     try {
       if (takesBody && hasBody(request) && !isJson(request) && !(operation === 'patchOne' && isJsonPatch(request))) {
         throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' });
@@ -130,22 +137,35 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
         jsonPatch: operation === 'patchOne' && isJsonPatch(request),
         context: { request },
       });
-      response.status(result.status);
       response.setHeader('X-Request-Id', requestIdOf(request));
       for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
       if (result.resourceId !== undefined) response.setHeader('Location', locationOf(request, result.resourceId));
-      // Written directly: Express's res.json would run its own freshness check and answer 304s Svc did not decide.
-      if (result.body === undefined || result.status === 204 || result.status === 304) response.end();
-      else response.setHeader('Content-Type', 'application/json; charset=utf-8').end(JSON.stringify(result.body));
+      keepStatus(response, result.status);
+      // Svc has answered the conditional headers itself; Express must not turn its answer into a 304 of its own.
+      delete request.headers['if-none-match'];
+      delete request.headers['if-modified-since'];
+      if (result.body === undefined || result.status === 204 || result.status === 304) return undefined;
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return result.body;
     } catch (error) {
       // RFC 9110: a 405 names the methods the resource does take.
       if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED') {
         const engine = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined)?.engineFor(controller);
         if (engine) response.setHeader('Allow', [...allowedMethods(engine, samePath()), 'OPTIONS'].join(', '));
       }
-      writeProblem(request, response, error);
+      // Through Nest's pipeline: the app's interceptors see the error, and Svc's filter answers it as problem+json.
+      throw error;
     }
   };
+}
+
+/**
+ * Sets the status the engine decided and keeps it: Nest replies to a passthrough route with the method's default
+ * status (200, or 201 for POST), which must not replace a 204, a 304 or a route's `successStatus`.
+ */
+function keepStatus(response: Response, status: number): void {
+  response.status(status);
+  Object.defineProperty(response, 'status', { value: () => response, configurable: true, writable: true });
 }
 
 /** A request that carries a body at all (a bodiless POST to a custom operation needs no Content-Type). */
