@@ -1,7 +1,7 @@
 /** Maps a TypeORM column to core's ColumnKind from its declared and database-normalized types. */
+import type { OrmColumn } from './orm-metadata';
 import type { ColumnKind } from '@svc/core';
 import type { DataSource } from 'typeorm';
-import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
 
 const KIND_BY_TYPE: Readonly<Record<string, ColumnKind>> = {
   uuid: 'uuid',

@@ -1,8 +1,7 @@
 /** What the adapter precomputes per entity at construction: column maps, quoted identifiers, SQL fragments. */
+import type { OrmColumn, OrmEntity } from './orm-metadata';
 import type { EntityMetadata, Row } from '@svc/core';
 import type { DataSource, Driver } from 'typeorm';
-import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
-import type { EntityMetadata as OrmEntity } from 'typeorm/metadata/EntityMetadata';
 import { type DatabaseDialect, dialectOf, likeEscapeClause } from './database-dialect';
 import { ownColumns, readEntityMetadata } from './read-entity-metadata';
 

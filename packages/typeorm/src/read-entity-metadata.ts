@@ -1,10 +1,8 @@
 /** Reads core's EntityMetadata from TypeORM's, once per entity, frozen. */
+import type { OrmColumn, OrmEntity, OrmRelation } from './orm-metadata';
 import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core';
 import { ConfigurationException } from '@svc/core';
 import type { DataSource } from 'typeorm';
-import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
-import type { EntityMetadata as OrmEntity } from 'typeorm/metadata/EntityMetadata';
-import type { RelationMetadata as OrmRelation } from 'typeorm/metadata/RelationMetadata';
 import { columnKindOf } from './column-kind';
 
 const cache = new WeakMap<OrmEntity, EntityMetadata>();

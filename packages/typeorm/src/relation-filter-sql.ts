@@ -2,8 +2,8 @@
  * A condition on a relation path (`author.country`) as a subquery on the related table: it keeps root rows that have
  * a related row meeting the condition, and never joins, so paging and the root's columns stay as they are.
  */
+import type { OrmColumn } from './orm-metadata';
 import type { FilterCondition } from '@svc/core';
-import type { ColumnMetadata as OrmColumn } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityTable } from './entity-table';
 import { quotePath } from './entity-table';
 import { conditionToSql, filterToSql, type SqlParameters } from './filter-sql';
