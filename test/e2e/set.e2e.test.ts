@@ -16,6 +16,7 @@ describe.each(TEST_DATABASES)('set on $name', (db) => {
       entities: BOOKSTORE_ENTITIES,
       controllers: [
         svcController('books', Book, { set: () => ({ published: false }) }),
+        svcController('titled', Book, { set: () => ({ title: 'Forced title' }) }),
         svcController('stamped', Book, {
           set: {
             create: ({ context }) => ({ isbn: header(context, 'x-isbn') ?? null, pages: 1 }),
@@ -35,6 +36,13 @@ describe.each(TEST_DATABASES)('set on $name', (db) => {
       .send({ title: 'A', published: true })
       .expect(200);
     expect(replaced.body.published).toBe(false);
+  });
+
+  it('fills a required field, so the client need not send it, on createOne and on the replace of updateOne', async () => {
+    const created = await request(t.server).post('/titled').send({ pages: 3 }).expect(201);
+    expect(created.body).toMatchObject({ title: 'Forced title', pages: 3 });
+    const replaced = await request(t.server).put(`/titled/${created.body.id}`).send({ pages: 4 }).expect(200);
+    expect(replaced.body).toMatchObject({ title: 'Forced title', pages: 4 });
   });
 
   it('never runs on patchOne', async () => {

@@ -21,8 +21,10 @@ import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
-  const body = await readBody(call.operation.input ?? call.entity.input.create, call.request.body);
-  const values = { ...body, ...(await forced(call, 'createOne')) };
+  const set = await forced(call, 'createOne');
+  const slot = call.operation.input ?? call.entity.input.create;
+  const body = await readBody(slot, call.request.body, { provided: new Set(Object.keys(set)) });
+  const values = { ...body, ...set };
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
@@ -40,8 +42,10 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
-  const values = await readBody(call.operation.input ?? call.entity.input.update, call.request.body, { replace: true });
-  return writeExisting(call, { ...values, ...(await forced(call, 'updateOne')) });
+  const set = await forced(call, 'updateOne');
+  const slot = call.operation.input ?? call.entity.input.update;
+  const values = await readBody(slot, call.request.body, { replace: true, provided: new Set(Object.keys(set)) });
+  return writeExisting(call, { ...values, ...set });
 }
 
 export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {

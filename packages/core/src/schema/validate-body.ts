@@ -6,7 +6,14 @@ import { checkColumnValue } from './check-column-value';
 import type { WritableField, WriteSchema } from './write-schema';
 
 /** Runs the slot's class or validator (if any), then the field rules of `validateBody` on what it returns. */
-export async function readBody(schema: WriteSchema, body: unknown, options: { replace?: boolean } = {}): Promise<Row> {
+/** How a body is read: `replace` (updateOne) resets what is left out; `provided` fields are filled by `set`. */
+export interface ReadBodyOptions {
+  readonly replace?: boolean;
+  /** Fields the server fills (`set`): not required of the client, and not reset by a replace. */
+  readonly provided?: ReadonlySet<string>;
+}
+
+export async function readBody(schema: WriteSchema, body: unknown, options: ReadBodyOptions = {}): Promise<Row> {
   if (!schema.validator) return validateBody(schema, body, options);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new MalformedRequestException('The body must be a JSON object of fields.');
@@ -19,7 +26,7 @@ export async function readBody(schema: WriteSchema, body: unknown, options: { re
 }
 
 /** Returns the values to write. `replace` (updateOne) fills the writable fields left out with their reset values. */
-export function validateBody(schema: WriteSchema, body: unknown, options: { replace?: boolean } = {}): Row {
+export function validateBody(schema: WriteSchema, body: unknown, options: ReadBodyOptions = {}): Row {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new MalformedRequestException('The body must be a JSON object of fields.');
   }
@@ -41,6 +48,7 @@ export function validateBody(schema: WriteSchema, body: unknown, options: { repl
     else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
   }
   for (const name of schema.required) {
+    if (options.provided?.has(name)) continue;
     if (!(name in values) && !errors.some((error) => error.field === name)) {
       errors.push({ field: name, code: 'required', detail: `'${name}' is required.` });
     }
