@@ -17,6 +17,10 @@ describe.each(TEST_DATABASES)('set on $name', (db) => {
       controllers: [
         svcController('books', Book, { set: () => ({ published: false }) }),
         svcController('titled', Book, { set: () => ({ title: 'Forced title' }) }),
+        // A set function that trusts the body to hold a title.
+        svcController('trusting', Book, {
+          set: { create: ({ body }) => ({ isbn: (body as { title: string }).title.toUpperCase() }) },
+        }),
         svcController('stamped', Book, {
           set: {
             create: ({ context }) => ({ isbn: header(context, 'x-isbn') ?? null, pages: 1 }),
@@ -43,6 +47,14 @@ describe.each(TEST_DATABASES)('set on $name', (db) => {
     expect(created.body).toMatchObject({ title: 'Forced title', pages: 3 });
     const replaced = await request(t.server).put(`/titled/${created.body.id}`).send({ pages: 4 }).expect(200);
     expect(replaced.body).toMatchObject({ title: 'Forced title', pages: 4 });
+  });
+
+  it('answers a required field left out with 400, even when the set function relied on it', async () => {
+    const res = await request(t.server).post('/trusting').send({ pages: 1 }).expect(400);
+    expect(res.body).toMatchObject({ code: 'SVC_VALIDATION_FAILED', errors: [{ field: 'title', code: 'required' }] });
+    const created = await request(t.server).post('/trusting').send({ title: 'loud' }).expect(201);
+    expect(created.body.isbn).toBe('LOUD');
+    await request(t.server).post('/titled').send({ pages: 'many' }).expect(400);
   });
 
   it('never runs on patchOne', async () => {

@@ -2,7 +2,8 @@
 import { NotFoundException, SvcException, ValidationFailedException } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
 
-import { readBody } from '../schema/validate-body';
+import { readBody, requiredItem } from '../schema/validate-body';
+import type { WriteSchema } from '../schema/write-schema';
 import { forcedValues } from '../schema/forced-values';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
@@ -21,10 +22,7 @@ import { jsonPatchOne, takesJsonPatch } from './json-patch';
 
 export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
   refuseIfMatch(call);
-  const set = await forced(call, 'createOne');
-  const slot = call.operation.input ?? call.entity.input.create;
-  const body = await readBody(slot, call.request.body, { provided: new Set(Object.keys(set)) });
-  const values = { ...body, ...set };
+  const values = await bodyWithSet(call, 'createOne', call.operation.input ?? call.entity.input.create);
   await checkPolicy(call, { body: call.request.body });
   if (call.operation.handler)
     return itemResponse(call, (await runHandler(call, { body: values })) as Row, { status: 201 });
@@ -42,10 +40,7 @@ export async function createOne(call: OperationCall): Promise<ExecuteResponse> {
 }
 
 export async function updateOne(call: OperationCall): Promise<ExecuteResponse> {
-  const set = await forced(call, 'updateOne');
-  const slot = call.operation.input ?? call.entity.input.update;
-  const values = await readBody(slot, call.request.body, { replace: true, provided: new Set(Object.keys(set)) });
-  return writeExisting(call, { ...values, ...set });
+  return writeExisting(call, await bodyWithSet(call, 'updateOne', call.operation.input ?? call.entity.input.update));
 }
 
 export async function patchOne(call: OperationCall): Promise<ExecuteResponse> {
@@ -105,6 +100,26 @@ async function updateAlone(call: OperationCall, lookup: EntityKey, values: Row):
   const row = await call.entity.adapter.update(lookup, values, { view: liveView(call) });
   if (!row) throw new NotFoundException(call.entity.name, call.request.id);
   return row;
+}
+
+/**
+ * The body checked against its slot, with what `set` forces merged over it (winning over the client's values). A
+ * required field that `set` fills need not be sent; one it does not fill is the client's 400.
+ */
+async function bodyWithSet(call: OperationCall, operation: 'createOne' | 'updateOne', slot: WriteSchema): Promise<Row> {
+  const missing: string[] = [];
+  const body = await readBody(slot, call.request.body, { replace: operation === 'updateOne', missing });
+  let set: Row;
+  try {
+    set = await forced(call, operation);
+  } catch (error) {
+    // A set function may rely on a field the client left out: that is the client's mistake, answered as such.
+    if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
+    throw error;
+  }
+  const unfilled = missing.filter((field) => !Object.hasOwn(set, field));
+  if (unfilled.length > 0) throw new ValidationFailedException(unfilled.map(requiredItem));
+  return { ...body, ...set };
 }
 
 /** What `set` forces for this write. */

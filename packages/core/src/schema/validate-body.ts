@@ -5,14 +5,17 @@ import type { Row } from '../persistence/repository-adapter';
 import { checkColumnValue } from './check-column-value';
 import type { WritableField, WriteSchema } from './write-schema';
 
-/** Runs the slot's class or validator (if any), then the field rules of `validateBody` on what it returns. */
-/** How a body is read: `replace` (updateOne) resets what is left out; `provided` fields are filled by `set`. */
+/** How a body is read: `replace` (updateOne) resets the writable fields left out. */
 export interface ReadBodyOptions {
   readonly replace?: boolean;
-  /** Fields the server fills (`set`): not required of the client, and not reset by a replace. */
-  readonly provided?: ReadonlySet<string>;
+  /**
+   * When given, required fields the body leaves out are collected here instead of failing it (the caller decides once
+   * it knows what `set` fills); every other problem still fails the body.
+   */
+  readonly missing?: string[];
 }
 
+/** Runs the slot's class or validator (if any), then the field rules of `validateBody` on what it returns. */
 export async function readBody(schema: WriteSchema, body: unknown, options: ReadBodyOptions = {}): Promise<Row> {
   if (!schema.validator) return validateBody(schema, body, options);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -48,9 +51,9 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
   }
   for (const name of schema.required) {
-    if (options.provided?.has(name)) continue;
     if (!(name in values) && !errors.some((error) => error.field === name)) {
-      errors.push({ field: name, code: 'required', detail: `'${name}' is required.` });
+      if (options.missing) options.missing.push(name);
+      else errors.push(requiredItem(name));
     }
   }
   checkDoubleRelation(schema, values, errors);
@@ -64,6 +67,11 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     }
   }
   return values;
+}
+
+/** The errors[] entry of a required field left out. */
+export function requiredItem(name: string): SvcErrorItem {
+  return { field: name, code: 'required', detail: `'${name}' is required.` };
 }
 
 function checkField(
