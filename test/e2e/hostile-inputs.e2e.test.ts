@@ -156,6 +156,18 @@ describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
       expect(created['data']).toEqual(nested(31));
     });
 
+    it('refuses a programmatic query nested past the limit with SVC_QUERY_INVALID', async () => {
+      const engine = t.app.get(SvcRegistry).engineFor(Books);
+      const error = (await engine
+        .execute({ operation: 'findMany', query: { filter: nested(40) as Record<string, unknown> } })
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )) as SvcException;
+      expect(error.code).toBe('SVC_QUERY_INVALID');
+      expect(error.errors?.[0]).toMatchObject({ param: 'query', code: 'too_deep' });
+    });
+
     it('serves a row another program stored 3,000 levels deep, with its ETag', async () => {
       const deep = await t.dataSource.getRepository(Note).save({ text: 'legacy' });
       await t.dataSource
@@ -242,6 +254,20 @@ describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
         'SVC_VALIDATION_FAILED',
       );
       expect(expectList(await request(t.server).get(`/resource-books/${bookId}/tags`)).items).toEqual([]);
+    });
+
+    it.each([0, 10_001, 'many'])('refuses write.maxMembers %p at bootstrap, naming it', async (maxMembers) => {
+      const error = await bootstrapFailure({
+        db,
+        suite: 'e2e_hostile_limits',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [
+          svcController('books', Book, {
+            relations: { tags: { write: { strategy: 'replace', maxMembers: maxMembers as number } } },
+          }),
+        ],
+      });
+      expect(error.message).toContain('relations.tags.write.maxMembers');
     });
 
     it('counts every add of one JSON Patch document together', async () => {

@@ -5,6 +5,7 @@ import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES, type TestDatabase } from '../support/test-databases';
 import { expectItem, expectList, expectProblem } from './support/e2e-http';
+import { classifyDriverError } from '../../packages/typeorm/src/classify-driver-error';
 
 const SUITE = 'e2e_lost_connections';
 /** PostgreSQL application_name of the app's pool, so the suite kills its own app's backends and nobody else's. */
@@ -245,8 +246,31 @@ function lostConnectionSpecs(db: TestDatabase): void {
   });
 }
 
-if (SERVER_DATABASES.length === 0) {
-  it.skip('needs SVC_TEST_POSTGRES_URL or SVC_TEST_MYSQL_URL: SQLite has no connection to lose', () => undefined);
-} else {
-  describe.each(SERVER_DATABASES)('lost database connections on $name', lostConnectionSpecs);
-}
+/**
+ * What each driver raises when its connection is lost, classified without a server: these always run, so the mapping
+ * is checked even where only SQLite is configured (the killed-connection specs below need a server database).
+ */
+describe('classifyDriverError on a lost connection', () => {
+  it.each([
+    ['postgres', { code: '57P01', message: 'terminating connection due to administrator command' }],
+    ['postgres', { code: '08006', message: 'connection failure' }],
+    ['postgres', { message: 'Connection terminated unexpectedly' }],
+    ['postgres', { message: 'Client has encountered a connection error and is not queryable' }],
+    ['postgres', { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }],
+    ['mysql', { code: 'PROTOCOL_CONNECTION_LOST', message: 'Connection lost: The server closed the connection.' }],
+    ['mysql', { errno: 1927, message: 'Connection was killed' }],
+    ['mysql', { message: "Can't add new command when connection is in closed state" }],
+  ] as const)('reads %s %j as unavailable', (dialect, error) => {
+    expect(classifyDriverError({ driverError: error }, dialect).kind).toBe('unavailable');
+  });
+
+  it('leaves other failures to their own kinds', () => {
+    expect(classifyDriverError({ driverError: { code: '40P01' } }, 'postgres').kind).toBe('transient');
+    expect(classifyDriverError({ driverError: { errno: 1062, message: 'Duplicate entry' } }, 'mysql').kind).toBe(
+      'unique',
+    );
+  });
+});
+
+// Only where a server database is configured; the database-suites notice of `pnpm test` names it when it is not.
+for (const db of SERVER_DATABASES) describe(`lost database connections on ${db.name}`, () => lostConnectionSpecs(db));

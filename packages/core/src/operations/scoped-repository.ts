@@ -26,9 +26,8 @@ export function scopedRepository(
   onWrite?: () => void,
 ): ScopedRepository {
   const adapter = call.entity.adapter;
-  // The caller's scope is the same for every call of this request: resolved once, on first use.
-  let scoped: ReturnType<typeof scopeFilter> | undefined;
-  const scope = () => (scoped ??= scopeFilter(call));
+  // The caller's scope, resolved once per call (shared with the flow's own guard and read-back).
+  const scope = () => scopeFilter(call);
   /** Runs a write in the request's transaction, or in one of its own. */
   const writing = <T>(args: Partial<WriteArgs> | undefined, work: (args: WriteArgs) => Promise<T>): Promise<T> => {
     onWrite?.();

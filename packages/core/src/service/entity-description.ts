@@ -6,7 +6,7 @@ import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entit
 import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
 import type { FilterOperator, SortKey } from '../persistence/query-ast';
 import type { HttpMethod } from '../operations/route-table';
-import { routeTableOf } from '../operations/route-table';
+import { routeTableOf, type SvcRoute } from '../operations/route-table';
 import { STANDARD_ROUTES } from '../operations/standard-operations';
 import type { StandardOperationId } from '../config/svc-settings';
 import type { WriteSchema } from '../schema/write-schema';
@@ -140,7 +140,9 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
   const readable = new Set(entity.select.fields);
   const includable = new Set(entity.include.relations.keys());
   const strategy = findMany?.list?.pagination.strategy;
-  const routes = new Map(routeTableOf(entity.config).map((route) => [`${route.operation}|${route.method}`, route]));
+  // Each operation's route; a relation removal is described by its `?ids=` form (`/:memberId` is a shorthand).
+  const routes = new Map<string, SvcRoute>();
+  for (const route of routeTableOf(entity.config)) if (route.members !== 'param') routes.set(route.operation, route);
   const description: EntityDescription = {
     name: entity.name,
     lookup: { param: entity.lookup.param, fields: [...entity.lookup.fields] },
@@ -250,12 +252,9 @@ const BODY_OF: Partial<Record<StandardOperationId, OperationDescription['body']>
   patchOne: 'patch',
 };
 
-function describeOperation(
-  operation: ResolvedOperation,
-  routes: ReadonlyMap<string, { method: HttpMethod; path: string }>,
-): OperationDescription {
+function describeOperation(operation: ResolvedOperation, routes: ReadonlyMap<string, SvcRoute>): OperationDescription {
   const standard = operation.custom === undefined && operation.relationWrite === undefined;
-  const route = [...routes.entries()].find(([key]) => key.startsWith(`${operation.id}|`))?.[1];
+  const route = routes.get(operation.id);
   const action = operation.relationWrite?.action;
   const standardRoute = standard ? STANDARD_ROUTES[operation.id as StandardOperationId] : undefined;
   const many = operation.id === 'findMany' || operation.custom?.cardinality === 'many' || action === 'list';

@@ -18,13 +18,21 @@ export async function loadRow(call: OperationCall, key: EntityKey, options: Load
   return row;
 }
 
-/** The `filter.apply` node for this call, or undefined. */
-export function scopeFilter(call: OperationCall) {
-  return resolveApplyFilter(call.entity.filterApply, call.entity.serverFilter, {
-    entity: call.entity.name,
-    operation: call.operation.id,
-    context: call.context,
-  });
+/** Each call's resolved scope: the guard, the read-back and the lean-write check share one `filter.apply` call. */
+const scopes = new WeakMap<OperationCall, ReturnType<typeof resolveApplyFilter>>();
+
+/** The `filter.apply` node for this call, or undefined; resolved once per call. */
+export function scopeFilter(call: OperationCall): ReturnType<typeof resolveApplyFilter> {
+  let scope = scopes.get(call);
+  if (!scope) {
+    scope = resolveApplyFilter(call.entity.filterApply, call.entity.serverFilter, {
+      entity: call.entity.name,
+      operation: call.operation.id,
+      context: call.context,
+    });
+    scopes.set(call, scope);
+  }
+  return scope;
 }
 
 /** The row view of a read or a lookup before a write: soft-deleted rows are hidden unless soft delete is off. */
