@@ -10,6 +10,10 @@ const config: Config = {
     '^@svc/core$': '<rootDir>/packages/core/src/index.ts',
     '^@svc/typeorm$': '<rootDir>/packages/typeorm/src/index.ts',
     '^@svc/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
+    '^@svc/sse$': '<rootDir>/packages/sse/src/index.ts',
+    '^@svc/graphql$': '<rootDir>/packages/graphql/src/index.ts',
+    '^@svc/mcp$': '<rootDir>/packages/mcp/src/index.ts',
+    '^@svc/redis$': '<rootDir>/packages/redis/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
   // After the summary: which database suites did not run (their SVC_TEST_* variable is unset) and how to run them.

@@ -172,6 +172,8 @@ describe('published packages', () => {
 
       it('asks for each peer in the range the workspace tests it with', () => {
         for (const [peer, range] of Object.entries(peers)) {
+          // A sibling package is asked for at the workspace's own version.
+          if (range.startsWith('workspace:')) continue;
           expect(`${peer}@${range}`).toBe(`${peer}@${root.devDependencies?.[peer]}`);
         }
       });

@@ -1,0 +1,2 @@
+/** Public API of @svc/sse. */
+export {};
