@@ -3,7 +3,8 @@ import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Ty
 import { ConfigurationException } from '@svc/core';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { SvcService } from '@svc/core';
-import type { SvcModuleOptions } from './svc-module-options';
+import type { SvcModuleOptions, SvcSurfaceSwitches } from './svc-module-options';
+import { surfaceControllers } from './surface-controllers';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { declaredEntities } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
@@ -14,8 +15,11 @@ export interface SvcOptionsFactory {
   createSvcOptions(): SvcModuleOptions | Promise<SvcModuleOptions>;
 }
 
-/** Exactly one of `useFactory` (with `inject`), `useClass` or `useExisting`. */
-export interface SvcModuleAsyncOptions {
+/**
+ * Exactly one of `useFactory` (with `inject`), `useClass` or `useExisting`; the surface switches (`graphql`, `mcp`)
+ * beside it, since the module's controllers are known before the options are made.
+ */
+export interface SvcModuleAsyncOptions extends SvcSurfaceSwitches {
   readonly imports?: ModuleMetadata['imports'];
   readonly inject?: unknown[];
   readonly useFactory?: (...args: never[]) => SvcModuleOptions | Promise<SvcModuleOptions>;
@@ -28,14 +32,18 @@ export interface SvcModuleAsyncOptions {
 @Module({})
 export class SvcModule {
   static forRoot(options: SvcModuleOptions = {}): DynamicModule {
-    return SvcModule.build([{ provide: SVC_OPTIONS, useValue: options }], []);
+    return SvcModule.build([{ provide: SVC_OPTIONS, useValue: options }], [], options);
   }
 
   static forRootAsync(options: SvcModuleAsyncOptions): DynamicModule {
-    return SvcModule.build(asyncProviders(options), options.imports ?? []);
+    return SvcModule.build(asyncProviders(options), options.imports ?? [], options);
   }
 
-  private static build(optionProviders: Provider[], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+  private static build(
+    optionProviders: Provider[],
+    imports: NonNullable<ModuleMetadata['imports']>,
+    switches: SvcSurfaceSwitches,
+  ): DynamicModule {
     const services = declaredEntities().map((entity): Provider => ({
       provide: svcToken(entity),
       useFactory: (registry: SvcRegistry) => lazyService(registry, entity),
@@ -45,6 +53,7 @@ export class SvcModule {
       module: SvcModule,
       global: true,
       imports: [DiscoveryModule, ...imports],
+      controllers: surfaceControllers(switches),
       providers: [
         ...optionProviders,
         SvcRegistry,
