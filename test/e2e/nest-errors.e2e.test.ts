@@ -23,6 +23,7 @@ import { typeorm } from '@svc/typeorm';
 import { IsString } from 'class-validator';
 import request from 'supertest';
 import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
+import { initPlatformApp } from '../support/create-test-app';
 import { testDataSourceOptions, TEST_DATABASES } from '../support/test-databases';
 
 class CreateNote {
@@ -92,8 +93,7 @@ describe.each(TEST_DATABASES.filter((db) => db.name === 'sqlite'))('Svc inside a
       controllers: [PlainController, BooksController, GuardedBooksController],
       providers: [DenyGuard],
     }).compile();
-    const app: INestApplication = moduleRef.createNestApplication({ logger });
-    await app.init();
+    const app: INestApplication = await initPlatformApp(moduleRef, { logger });
     return { app, server: app.getHttpServer(), logger };
   };
 

@@ -86,16 +86,44 @@ const RULES: readonly PackageRule[] = [
   },
   {
     folder: 'nestjs',
-    allows: ({ specifier, typeOnly }) =>
+    allows: ({ specifier }) =>
       specifier === '@svc/core' ||
+      specifier === '@svc/graphql' ||
+      specifier === '@svc/mcp' ||
+      specifier === '@svc/sse' ||
       specifier.startsWith('@nestjs/') ||
       isPackage(specifier, 'rxjs') ||
       specifier === 'reflect-metadata' ||
       specifier === 'class-validator' ||
       specifier === 'class-transformer' ||
-      (specifier === 'express' && typeOnly),
+      specifier.startsWith('node:'),
     allowed:
-      "only its own files, '@svc/core', '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and types from 'express'",
+      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
+  },
+  {
+    folder: 'graphql',
+    allows: ({ specifier }) =>
+      specifier === '@svc/core' ||
+      specifier === 'graphql' ||
+      isPackage(specifier, 'graphql-http') ||
+      specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core', 'graphql', 'graphql-http' and Node builtins",
+  },
+  {
+    folder: 'mcp',
+    allows: ({ specifier }) =>
+      specifier === '@svc/core' || specifier.startsWith('@modelcontextprotocol/') || specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core', the MCP SDK ('@modelcontextprotocol/*') and Node builtins",
+  },
+  {
+    folder: 'sse',
+    allows: ({ specifier }) => specifier === '@svc/core' || specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core' and Node builtins",
+  },
+  {
+    folder: 'redis',
+    allows: ({ specifier }) => specifier === '@svc/core' || specifier === 'ioredis' || specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core', 'ioredis' and Node builtins",
   },
 ];
 

@@ -1,12 +1,20 @@
 /** A Nest app over a fresh test database, with Svc controllers, for the shared HTTP suites. */
-import { Controller, type INestApplication, type Type } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Controller, type INestApplication, type NestApplicationOptions, type Type } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigurationException, type EntityConfig, type SvcOptions } from '@svc/core';
 import { Svc, SvcModule } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { testDataSourceOptions, type TestDatabase } from './test-databases';
+
+/**
+ * The HTTP platform of every app the shared suites boot: Express, or Fastify when `SVC_TEST_PLATFORM=fastify` (the
+ * Fastify runs of the shared suites, under test/e2e/fastify/, set it before loading a suite).
+ */
+export const TEST_PLATFORM: 'express' | 'fastify' =
+  process.env['SVC_TEST_PLATFORM'] === 'fastify' ? 'fastify' : 'express';
 
 export interface TestApp {
   readonly app: INestApplication;
@@ -40,13 +48,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     controllers: options.controllers,
     providers: options.providers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  try {
-    await app.init();
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    throw error;
-  }
+  const app = await initPlatformApp(moduleRef, { logger: false });
   return {
     app,
     server: app.getHttpServer(),
@@ -54,6 +56,29 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     close: () => app.close(),
   };
 }
+
+/** Creates and initialises the Nest app of a compiled module on the suites' platform (Express, or Fastify). */
+export async function initPlatformApp(
+  moduleRef: TestingModule,
+  options: NestApplicationOptions = {},
+): Promise<INestApplication> {
+  const app =
+    TEST_PLATFORM === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter({ bodyLimit: EXPRESS_BODY_LIMIT }), options)
+      : moduleRef.createNestApplication(options);
+  try {
+    await app.init();
+    if (TEST_PLATFORM === 'fastify')
+      await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}
+
+/** Express's default JSON body limit; the Fastify apps take the same, so the suites expect one 413. */
+const EXPRESS_BODY_LIMIT = 100 * 1024;
 
 /** A controller class at `path` carrying `@Svc(entity, config)`; a fresh class each call. */
 export function svcController(path: string, entity: Function, config: EntityConfig = {}): Type {

@@ -6,7 +6,7 @@
 import { ArgumentsHost, Catch, HttpException, Inject, type ExecutionContext } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { SvcException, type SvcErrorCode } from '@svc/core';
-import type { Request, Response } from 'express';
+import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
 import { writeProblem } from './problem-response';
 import { declarationOf } from './svc-declarations';
 import type { SvcModuleOptions } from './svc-module-options';
@@ -52,7 +52,10 @@ export class ProblemDetailsFilter extends BaseExceptionFilter {
 /** Maps Nest and body-parser errors to catalog codes; anything else stays as it is (SVC_INTERNAL at worst). */
 export function toSvc(error: unknown): unknown {
   if (error instanceof SvcException) return error;
-  const status = error instanceof HttpException ? error.getStatus() : (error as { status?: unknown })?.status;
+  const status =
+    error instanceof HttpException
+      ? error.getStatus()
+      : ((error as { status?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode);
   if (typeof status !== 'number' || status < 400 || status >= 500) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed' || error instanceof SyntaxError || isParseFailure(error)) {
@@ -66,10 +69,13 @@ export function toSvc(error: unknown): unknown {
   });
 }
 
-/** Nest turns body-parser's JSON failures into a bare 400 whose message is the parser's. */
+/**
+ * Nest turns body-parser's JSON failures, and Fastify's (an empty JSON body included), into a bare 400 whose message
+ * is the parser's.
+ */
 function isParseFailure(error: unknown): boolean {
   if (!(error instanceof HttpException) || error.getStatus() !== 400) return false;
-  return /JSON|Unexpected (token|end)|position \d+/.test(messageOf(error) ?? '');
+  return /JSON|Unexpected (token|end)|position \d+|^Body cannot be empty/.test(messageOf(error) ?? '');
 }
 
 function messageOf(error: unknown): string | undefined {

@@ -1,7 +1,14 @@
 /** Writes any error as an RFC 9457 problem-details response; shared by generated routes and the global filter. */
 import { EXPOSE_INTERNALS, PROBLEM_CONTENT_TYPE, toProblemDetails, toSvcException } from '@svc/core';
 import { Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import {
+  headersSent,
+  requestUrl,
+  sendNow,
+  setHeader,
+  type SvcHttpRequest as Request,
+  type SvcHttpResponse as Response,
+} from './http-exchange';
 
 let counter = 0;
 const ids = new WeakMap<object, string>();
@@ -26,7 +33,7 @@ export function writeProblem(request: Request, response: Response, error: unknow
   const exception = toSvcException(error);
   const exposeInternals = (exception as unknown as Record<symbol, unknown>)[EXPOSE_INTERNALS] === true;
   const body = toProblemDetails(exception, {
-    instance: request.originalUrl,
+    instance: requestUrl(request),
     requestId: requestIdOf(request),
     exposeInternals,
   });
@@ -34,14 +41,13 @@ export function writeProblem(request: Request, response: Response, error: unknow
     // A 5xx is Svc's or the database's fault, never the client's: logged with its cause, findable by the request id.
     const cause = exception.cause ?? exception;
     logger.error(
-      `${body.code} ${body.status} on ${request.method} ${request.originalUrl ?? request.url} (request ${body.requestId}): ${body.detail}`,
+      `${body.code} ${body.status} on ${request.method} ${requestUrl(request)} (request ${body.requestId}): ${body.detail}`,
       cause instanceof Error ? cause.stack : String(cause),
     );
   }
-  if (response.headersSent) return;
-  response.statusCode = body.status;
-  response.setHeader('X-Request-Id', String(body.requestId));
-  for (const [name, value] of Object.entries(exception.headers ?? {})) response.setHeader(name, value);
-  response.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
-  response.end(JSON.stringify(body));
+  if (headersSent(response)) return;
+  setHeader(response, 'X-Request-Id', String(body.requestId));
+  for (const [name, value] of Object.entries(exception.headers ?? {})) setHeader(response, name, value);
+  setHeader(response, 'Content-Type', PROBLEM_CONTENT_TYPE);
+  sendNow(response, body.status, JSON.stringify(body));
 }

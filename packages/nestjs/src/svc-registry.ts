@@ -6,6 +6,7 @@ import {
   ConfigurationException,
   createSvc,
   requireSupportedVersion,
+  SvcException,
   type OperationHandler,
   type SvcEngine,
   type SvcInstance,
@@ -87,10 +88,10 @@ export class SvcRegistry implements OnModuleInit {
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
-    const app = this.adapterHost.httpAdapter?.getInstance?.() as
-      { set?: (key: string, value: unknown) => void } | undefined;
     app?.set?.('etag', false);
+    acceptJsonPatchOnFastify(app);
   }
 
   /**
@@ -133,4 +134,34 @@ export class SvcRegistry implements OnModuleInit {
     }
     return service as SvcService<T>;
   }
+}
+
+/** What Svc touches of the platform's own instance: Express's settings, Fastify's body parsers. */
+interface PlatformInstance {
+  set?(key: string, value: unknown): void;
+  hasContentTypeParser?(type: string): boolean;
+  addContentTypeParser?(
+    type: string,
+    options: { parseAs: 'string'; bodyLimit: number },
+    parse: (request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => void,
+  ): void;
+}
+
+/** Express's own default JSON body limit (100 kB), which Fastify's JSON Patch bodies share. */
+const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
+
+/**
+ * Fastify refuses a media type it has no parser for before any route runs; JSON Patch bodies
+ * (`application/json-patch+json`) get one, so `patchOne` and relation patches read them as on Express.
+ */
+function acceptJsonPatchOnFastify(app: PlatformInstance | undefined): void {
+  const type = 'application/json-patch+json';
+  if (!app?.addContentTypeParser || app.hasContentTypeParser?.(type)) return;
+  app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: JSON_PATCH_LIMIT_BYTES }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body) as unknown);
+    } catch {
+      done(new SvcException('SVC_MALFORMED_REQUEST', { detail: 'The JSON Patch is not valid JSON.' }));
+    }
+  });
 }

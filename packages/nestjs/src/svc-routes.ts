@@ -10,7 +10,15 @@ import {
   type SvcEngine,
   type SvcRoute,
 } from '@svc/core';
-import type { Request, Response } from 'express';
+import {
+  keepStatus,
+  requestStream,
+  requestUrl,
+  sendNow,
+  setHeader,
+  type SvcHttpRequest as Request,
+  type SvcHttpResponse as Response,
+} from './http-exchange';
 import { requestIdOf, writeProblem } from './problem-response';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
@@ -77,10 +85,10 @@ function createOptionsHandler(controller: Function, routes: readonly SvcRoute[])
     try {
       const methods = allowedMethods((this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller), routes);
       if (methods.length === 0) {
-        throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${request.originalUrl}.` });
+        throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${requestUrl(request)}.` });
       }
-      response.status(204).setHeader('Allow', [...methods, 'OPTIONS'].join(', '));
-      response.end();
+      setHeader(response, 'Allow', [...methods, 'OPTIONS'].join(', '));
+      sendNow(response, 204);
     } catch (error) {
       writeProblem(request, response, error);
     }
@@ -126,7 +134,7 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
           ? await readJson(request)
           : request.body;
       const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
-      const url = request.originalUrl ?? request.url;
+      const url = requestUrl(request);
       const queryStart = url.indexOf('?');
       const result = await registry.engineFor(controller).execute({
         operation,
@@ -137,35 +145,26 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
         jsonPatch: operation === 'patchOne' && isJsonPatch(request),
         context: { request },
       });
-      response.setHeader('X-Request-Id', requestIdOf(request));
-      for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
-      if (result.resourceId !== undefined) response.setHeader('Location', locationOf(request, result.resourceId));
+      setHeader(response, 'X-Request-Id', requestIdOf(request));
+      for (const [name, value] of Object.entries(result.headers)) setHeader(response, name, value);
+      if (result.resourceId !== undefined) setHeader(response, 'Location', locationOf(request, result.resourceId));
       keepStatus(response, result.status);
       // Svc has answered the conditional headers itself; Express must not turn its answer into a 304 of its own.
       delete request.headers['if-none-match'];
       delete request.headers['if-modified-since'];
       if (result.body === undefined || result.status === 204 || result.status === 304) return undefined;
-      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
       return result.body;
     } catch (error) {
       // RFC 9110: a 405 names the methods the resource does take.
       if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED') {
         const engine = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined)?.engineFor(controller);
-        if (engine) response.setHeader('Allow', [...allowedMethods(engine, samePath()), 'OPTIONS'].join(', '));
+        if (engine) setHeader(response, 'Allow', [...allowedMethods(engine, samePath()), 'OPTIONS'].join(', '));
       }
       // Through Nest's pipeline: the app's interceptors see the error, and Svc's filter answers it as problem+json.
       throw error;
     }
   };
-}
-
-/**
- * Sets the status the engine decided and keeps it: Nest replies to a passthrough route with the method's default
- * status (200, or 201 for POST), which must not replace a 204, a 304 or a route's `successStatus`.
- */
-function keepStatus(response: Response, status: number): void {
-  response.status(status);
-  Object.defineProperty(response, 'status', { value: () => response, configurable: true, writable: true });
 }
 
 /** A request that carries a body at all (a bodiless POST to a custom operation needs no Content-Type). */
@@ -184,11 +183,12 @@ const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
 
 /** The JSON body of a media type Express's JSON parser leaves alone (`application/json-patch+json`). */
 async function readJson(request: Request): Promise<unknown> {
-  if (request.body !== undefined && !(typeof request.body === 'object' && Object.keys(request.body).length === 0))
-    return request.body;
+  const parsed = request.body;
+  if (parsed !== undefined && parsed !== null && !(typeof parsed === 'object' && Object.keys(parsed).length === 0))
+    return parsed;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  for await (const chunk of requestStream(request) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > JSON_PATCH_LIMIT_BYTES)
       throw new SvcException('SVC_PAYLOAD_TOO_LARGE', {
@@ -224,6 +224,6 @@ function header(request: Request, name: string): string | undefined {
 }
 
 function locationOf(request: Request, id: string): string {
-  const path = (request.originalUrl ?? request.url).split('?')[0]!.replace(/\/+$/, '');
+  const path = requestUrl(request).split('?')[0]!.replace(/\/+$/, '');
   return `${path}/${encodeURIComponent(id)}`;
 }
