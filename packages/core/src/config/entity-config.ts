@@ -15,6 +15,14 @@ export interface OperationMeta {
   readonly routes?: RouteOptions;
   /** Applied to this operation's route only, after the controller's own decorators. */
   readonly decorators?: readonly RouteDecorator[];
+  /** OpenAPI: the operation's one-line summary. @default a sentence Svc writes from the operation */
+  readonly summary?: string;
+  /** OpenAPI: the operation's longer description (Markdown). */
+  readonly description?: string;
+  /** OpenAPI: marks the operation deprecated. @default false */
+  readonly deprecated?: boolean;
+  /** OpenAPI: tags of the operation, besides the controller's. */
+  readonly tags?: readonly string[];
 }
 
 /** A field list that allows everything but some names. */

@@ -112,6 +112,7 @@ export function checkRouteOptions(entity: string, path: string, meta: unknown): 
   const decorators = (meta as { decorators?: unknown }).decorators;
   if (decorators !== undefined && (!Array.isArray(decorators) || decorators.some((item) => typeof item !== 'function')))
     fail('.decorators', 'must be an array of decorators, such as [UseGuards(AuthGuard)].');
+  checkDocumentationMeta(meta as Record<string, unknown>, fail);
   const routes = (meta as { routes?: unknown }).routes;
   if (routes === undefined) return;
   if (!isPlainObject(routes)) fail('.routes', 'must be an object { method?, path?, enabled?, successStatus? }.');
@@ -129,4 +130,16 @@ export function checkRouteOptions(entity: string, path: string, meta: unknown): 
     (!Number.isInteger(successStatus) || (successStatus as number) < 200 || (successStatus as number) > 299)
   )
     fail('.routes.successStatus', 'must be a 2xx status code.');
+}
+
+/** The OpenAPI keys of `meta`: `summary` and `description` strings, `deprecated` a boolean, `tags` strings. */
+function checkDocumentationMeta(meta: Record<string, unknown>, fail: (at: string, message: string) => void): void {
+  for (const key of ['summary', 'description'] as const) {
+    if (meta[key] !== undefined && typeof meta[key] !== 'string') fail(`.${key}`, 'must be a string.');
+  }
+  if (meta['deprecated'] !== undefined && typeof meta['deprecated'] !== 'boolean')
+    fail('.deprecated', 'must be true or false.');
+  const tags = meta['tags'];
+  if (tags !== undefined && (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string' || tag === '')))
+    fail('.tags', "must be an array of tag names, such as ['Catalog'].");
 }

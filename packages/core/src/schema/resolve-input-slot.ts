@@ -27,8 +27,14 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     const base = buildWriteSchema({ entity, metadata, slot, list: fields });
     return { ...base, validator: (body) => adapter.validate(schema, body, { partial: slot === 'patch' }) };
   }
-  if (isStandardSchema(value))
-    return { ...buildWriteSchema({ entity, metadata, slot }), validator: standardValidator(value) };
+  if (isStandardSchema(value)) {
+    const jsonSchema = inputJsonSchemaOf(value);
+    return {
+      ...buildWriteSchema({ entity, metadata, slot }),
+      validator: standardValidator(value),
+      ...(jsonSchema ? { jsonSchema } : {}),
+    };
+  }
   const list = Array.isArray(value) || (isPlainObject(value) && Array.isArray(value.fields));
   if (!list || args.validatorsOnly) {
     throw new ConfigurationException({
@@ -40,4 +46,19 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     });
   }
   return buildWriteSchema({ entity, metadata, slot, list: value as string[] | { fields: string[] } });
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of what a Standard Schema validator accepts, when it implements Standard JSON Schema
+ * (`~standard.jsonSchema.input`, as zod 4 does); undefined when it does not, or cannot convert this schema.
+ */
+function inputJsonSchemaOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  const converter = (value as { '~standard': { jsonSchema?: { input?: unknown } } })['~standard'].jsonSchema;
+  if (typeof converter?.input !== 'function') return undefined;
+  try {
+    const schema = (converter.input as (options: { target: string }) => unknown)({ target: 'draft-2020-12' });
+    return isPlainObject(schema) ? (schema as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // a validator that cannot say its shape still validates; the document shows its fields
+  }
 }

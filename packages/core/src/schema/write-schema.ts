@@ -29,6 +29,8 @@ export interface WriteSchema {
   readonly resets: ReadonlyMap<string, unknown>;
   /** A schema class or Standard Schema validator that checks and transforms the body before the field rules. */
   readonly validator?: BodyValidator;
+  /** The JSON Schema (draft 2020-12) of the body, when a Standard Schema validator exposes one. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>>;
 }
 
 export function buildWriteSchema(args: {

@@ -1,0 +1,111 @@
+/**
+ * The example's API documentation: the OpenAPI 3.1 document at `/docs-json` is valid and lint-clean, every request it
+ * allows is answered as it says (generated from the document itself), and Swagger UI at `/docs` renders it.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { lintOpenApi, validateOpenApi, writeTestOutput } from '../../../test/support/openapi-checks';
+import { createAjv, exerciseDocument, type OpenApiPaths } from '../../../test/support/openapi-requests';
+import { serveApiDocs } from '../src/api-docs';
+import { AppModule } from '../src/app.module';
+
+type Server = Parameters<typeof request>[0];
+
+const EDITOR = { 'x-role': 'editor' };
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('examples/nest-typeorm API docs', () => {
+  let app: INestApplication;
+  let server: Server;
+  let document: OpenApiPaths & { openapi: string };
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    serveApiDocs(app);
+    await app.listen(0, '127.0.0.1');
+    server = app.getHttpServer() as Server;
+    document = (await request(server).get('/docs-json').expect(200)).body;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('GET /docs-json', () => {
+    it('is an OpenAPI 3.1 document valid for @apidevtools/swagger-parser', async () => {
+      expect(document.openapi).toBe('3.1.0');
+      await expect(validateOpenApi(document)).resolves.toBeUndefined();
+    });
+
+    it("passes Redocly's recommended rules with no error", async () => {
+      const result = await lintOpenApi(document, 'example');
+      expect(result.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+      expect(result.exitCode).toBe(0);
+    }, 60000);
+
+    it('lists the books operations by readable ids', () => {
+      const ids = Object.values(document.paths['/books'] ?? {}).map((op) => op.operationId);
+      expect(ids.sort()).toEqual(['createOneBook', 'findManyBooks']);
+      expect(document.paths['/books/{id}/publish']?.['patch']?.operationId).toBe('publishOneBook');
+    });
+  });
+
+  describe('every request the document allows', () => {
+    it('is answered 2xx or a documented 4xx, and every 2xx body matches its documented schema', async () => {
+      const result = await exerciseDocument({ server, document, writeHeaders: EDITOR });
+      expect(result.failures).toEqual([]);
+      expect(result.requests).toBeGreaterThan(250);
+      // What the document allows is never refused as malformed: the 4xx left are states (a row referenced, gone).
+      expect(result.refused.filter((answer) => / 4(00|13|15) /.test(answer))).toEqual([]);
+      // Writes really happened: created, replaced, changed, deleted, restored and purged.
+      expect(result.statuses.get(201)).toBeGreaterThan(0);
+      expect(result.statuses.get(204)).toBeGreaterThan(0);
+    }, 120000);
+
+    it('a cursor page leads to the next by meta.nextCursor, both matching the documented envelope', async () => {
+      const envelope = document.paths['/reviews']!['get']!.responses['200']!.content!['application/json']!.schema;
+      const first = await request(server).get('/reviews').query({ limit: 2 }).expect(200);
+      const next = await request(server)
+        .get('/reviews')
+        .query({ limit: 2, cursor: first.body.meta.nextCursor })
+        .expect(200);
+      const validate = createAjv().compile(envelope);
+      expect(validate(first.body)).toBe(true);
+      expect(validate(next.body)).toBe(true);
+      expect(next.body.items[0].id).not.toBe(first.body.items[0].id);
+    });
+  });
+
+  describe('GET /docs in headless Chromium', () => {
+    it('renders Swagger UI listing the books operations, and saves a screenshot', async () => {
+      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+        const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+        await page.goto(`http://127.0.0.1:${port}/docs`);
+        await page.waitForSelector('.opblock-summary-path', { timeout: 30000 });
+        const text = await page.locator('#swagger-ui').innerText();
+        writeTestOutput('openapi/swagger-ui.png', await page.screenshot({ fullPage: false }));
+        expect(text).toContain('Svc bookstore');
+        expect(text).toContain('OAS 3.1');
+        for (const summary of ['List Books', 'Read one Book', 'Create a Book', 'Publish one Book']) {
+          expect(text).toContain(summary);
+        }
+        expect(text).toContain('/books/{id}/publish');
+      } finally {
+        await browser.close();
+      }
+    }, 90000);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The parameters of one operation: its path parameters, exactly the query parameters the entity takes (each filter
+ * field with its allowed operators in bracket form, sort keys, select, include, search and the active pagination
+ * strategy's own), and the conditional-request headers.
+ */
+import type { EntityDescription, FilterOperator, OperationDescription } from '@svc/core';
+import { columnSchema, type JsonSchema } from './openapi-schemas';
+
+/** One OpenAPI parameter object. */
+export interface ParameterObject {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header';
+  readonly required: boolean;
+  readonly description?: string;
+  readonly schema: JsonSchema;
+  readonly style?: 'form' | 'simple';
+  readonly explode?: boolean;
+}
+
+/** The parameters of an operation routed on `path` (Nest syntax, `:name` segments). */
+export function parametersOf(
+  description: EntityDescription,
+  operation: OperationDescription,
+  path: string,
+): ParameterObject[] {
+  const parameters = pathParameters(description, path);
+  if (operation.query === 'list') parameters.push(...listParameters(description));
+  if (operation.query === 'item') parameters.push(...itemParameters(description));
+  if (operation.relation?.action === 'remove' && !path.endsWith(':memberId')) {
+    parameters.push({
+      name: 'ids',
+      in: 'query',
+      required: true,
+      description: 'The members to remove, as a comma list.',
+      schema: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      style: 'form',
+      explode: false,
+    });
+  }
+  if (operation.kind === 'read' && operation.cardinality === 'one' && operation.route?.method === 'GET') {
+    parameters.push(header('If-None-Match', 'Answer 304 with no body while the row still has one of these ETags.'));
+  }
+  if (IF_MATCH.has(operation.id)) {
+    parameters.push(header('If-Match', 'Write only if the row still has this ETag; otherwise 412.'));
+  }
+  return parameters;
+}
+
+const IF_MATCH: ReadonlySet<string> = new Set(['updateOne', 'patchOne', 'deleteOne', 'restoreOne', 'purgeOne']);
+
+function header(name: string, description: string): ParameterObject {
+  return { name, in: 'header', required: false, description, schema: { type: 'string' } };
+}
+
+/** `:id` is the lookup field (`identifier.field` when set), typed by its column; other segments are strings. */
+function pathParameters(description: EntityDescription, path: string): ParameterObject[] {
+  const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  return names.map((name) => {
+    const field =
+      name === description.lookup.param && description.lookup.fields.length === 1
+        ? description.fields.find((candidate) => candidate.name === description.lookup.fields[0])
+        : undefined;
+    return {
+      name,
+      in: 'path' as const,
+      required: true,
+      description:
+        name === description.lookup.param
+          ? description.lookup.fields.length > 1
+            ? `The ${description.name}'s ${description.lookup.fields.join(', ')}, comma separated, in that order.`
+            : `The ${description.name}'s ${description.lookup.fields[0]}.`
+          : name === 'memberId'
+            ? 'The member to remove.'
+            : `The ${name}.`,
+      schema: field ? columnSchema({ ...field, nullable: false }, 'input') : { type: 'string' },
+    };
+  });
+}
+
+/** Operators that take a comma list (`in`, `notIn`; `between` takes exactly two). */
+const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn', 'between']);
+const FLAG_OPERATORS: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);
+const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
+
+/** `filter[<field>][<op>]` for each filterable field and each operator it allows. */
+export function filterParameters(description: EntityDescription): ParameterObject[] {
+  const out: ParameterObject[] = [];
+  for (const field of description.filter.fields) {
+    const value = columnSchema({ ...field, nullable: false }, 'input');
+    for (const operator of field.operators) {
+      out.push({
+        name: `filter[${field.name}][${operator}]`,
+        in: 'query',
+        required: false,
+        ...filterValue(operator, value, description.filter.limits),
+      });
+    }
+  }
+  return out;
+}
+
+function filterValue(
+  operator: FilterOperator,
+  value: JsonSchema,
+  limits: EntityDescription['filter']['limits'],
+): Pick<ParameterObject, 'schema' | 'style' | 'explode' | 'description'> {
+  if (FLAG_OPERATORS.has(operator)) return { schema: { type: 'boolean' } };
+  if (TEXT_OPERATORS.has(operator)) return { schema: { type: 'string', maxLength: limits.maxLikePatternLength } };
+  if (LIST_OPERATORS.has(operator)) {
+    const between = operator === 'between';
+    return {
+      description: between ? 'Two values, low and high, comma separated.' : 'A comma list of values.',
+      schema: {
+        type: 'array',
+        items: value,
+        minItems: between ? 2 : 1,
+        maxItems: between ? 2 : limits.maxInValues,
+      },
+      style: 'form',
+      explode: false,
+    };
+  }
+  return { schema: value };
+}
+
+/** A comma list of names from `values` (`sort=-pages,title`, `select=title,pages`, `include=author`). */
+function commaList(name: string, values: readonly string[], description: string): ParameterObject {
+  return {
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema: { type: 'array', items: { type: 'string', enum: [...values] }, uniqueItems: true },
+    style: 'form',
+    explode: false,
+  };
+}
+
+function selectParameter(description: EntityDescription): ParameterObject[] {
+  return description.select.fields.length > 0
+    ? [commaList('select', description.select.fields, 'Serve only these fields.')]
+    : [];
+}
+
+function includeParameter(description: EntityDescription): ParameterObject[] {
+  const relations = description.include.relations.map((relation) => relation.name);
+  return relations.length > 0 ? [commaList('include', relations, 'Embed these relations in each row.')] : [];
+}
+
+/** findOne takes `select` and `include` only. */
+function itemParameters(description: EntityDescription): ParameterObject[] {
+  return [...selectParameter(description), ...includeParameter(description)];
+}
+
+function listParameters(description: EntityDescription): ParameterObject[] {
+  const out: ParameterObject[] = [
+    {
+      name: 'filter',
+      in: 'query',
+      required: false,
+      description:
+        'The filter in JSON form, with `and`, `or` and `not` groups: `{"or":[{"title":{"eq":"x"}},{"pages":{"gte":100}}]}`. ' +
+        'ANDed with the bracket parameters; the same fields and operators are allowed.',
+      schema: { type: 'string', contentMediaType: 'application/json' },
+    },
+    ...filterParameters(description),
+  ];
+  if (!description.pagination.ownsSort && description.sort.fields.length > 0) {
+    const keys = description.sort.fields.flatMap((field) => [field, `-${field}`]);
+    out.push(commaList('sort', keys, 'Order by these fields; a leading `-` sorts descending.'));
+  }
+  out.push(...selectParameter(description), ...includeParameter(description));
+  if (description.search) {
+    out.push({
+      name: 'search[query]',
+      in: 'query',
+      required: false,
+      description: `Search ${description.search.fields.join(', ')} (${description.search.mode === 'words' ? 'every word must match' : 'substring'}).`,
+      schema: { type: 'string', maxLength: description.filter.limits.maxLikePatternLength },
+    });
+  }
+  out.push(...paginationParameters(description.pagination));
+  if (description.softDelete) {
+    out.push(
+      {
+        name: 'withDeleted',
+        in: 'query',
+        required: false,
+        description: 'Include deleted rows.',
+        schema: { type: 'boolean' },
+      },
+      {
+        name: 'onlyDeleted',
+        in: 'query',
+        required: false,
+        description: 'Only deleted rows.',
+        schema: { type: 'boolean' },
+      },
+    );
+  }
+  return out;
+}
+
+function paginationParameters(pagination: EntityDescription['pagination']): ParameterObject[] {
+  const max = pagination.maxLimit > 0 ? { maximum: pagination.maxLimit } : {};
+  const limit = pagination.defaultLimit > 0 ? { default: pagination.defaultLimit } : {};
+  const byName: Record<string, Omit<ParameterObject, 'name' | 'in' | 'required'>> = {
+    limit: { description: 'Rows per page.', schema: { type: 'integer', minimum: 1, ...max, ...limit } },
+    offset: { description: 'Rows to skip.', schema: { type: 'integer', minimum: 0, maximum: 2147483647 } },
+    'page[number]': { description: 'The page, from 1.', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+    'page[size]': { description: 'Rows per page.', schema: { type: 'integer', minimum: 1, ...max, ...limit } },
+    cursor: { description: 'The `meta.nextCursor` of the previous page.', schema: { type: 'string' } },
+    since: {
+      description: `The \`meta.nextSince\` of the previous poll, or \`<${pagination.sinceField ?? 'value'}>|<id>\` of a known row.`,
+      schema: { type: 'string' },
+    },
+  };
+  return pagination.params
+    .filter((name) => byName[name] !== undefined)
+    .map((name) => ({ name, in: 'query' as const, required: false, ...byName[name]! }));
+}
