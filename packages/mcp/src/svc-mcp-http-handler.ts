@@ -1,0 +1,78 @@
+/**
+ * The MCP tools over Streamable HTTP, stateless: each request is served by a fresh server instance bound to the
+ * caller's context, for protocol revisions 2026-07-28 (per-request envelope) and 2025-11-25 (the stateless fallback).
+ * Host and Origin are checked against allowlists first, so a page on another site cannot reach a local server through
+ * DNS rebinding. GET and DELETE (session operations, which a stateless server has none of) answer 405.
+ */
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SvcContext } from '@svc/core';
+import { createMcpServer, type SvcMcpServerInfo } from './create-mcp-server';
+import { SvcToolset, type SvcToolsetOptions } from './svc-toolset';
+
+export interface SvcMcpHttpOptions extends SvcToolsetOptions, SvcMcpServerInfo {
+  /**
+   * Host names (no port) the `Host` header may name; anything else is refused with 403 before any work.
+   * @default ['localhost', '127.0.0.1', '[::1]']
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Host names (no port) a browser's `Origin` may name; a request without `Origin` (not from a browser) passes.
+   * @default ['localhost', '127.0.0.1', '[::1]']
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** Reports failures outside a tool call (a broken request, a serving fault); never alters the response. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** Per-call inputs: the caller's context and, behind a body parser, the parsed JSON body. */
+export interface SvcMcpCall {
+  readonly context: SvcContext;
+  readonly parsedBody?: unknown;
+}
+
+export class SvcMcpHttpHandler {
+  readonly toolset: SvcToolset;
+  private readonly handler: McpHttpHandler;
+  private readonly allowedHosts: string[];
+  private readonly allowedOrigins: string[];
+  /**
+   * The context of the request being served, read by the per-request server factory. Held for the call rather than
+   * keyed by the request object: the SDK hands the factory a copy of the request once it has read the body itself.
+   */
+  private readonly contexts = new AsyncLocalStorage<SvcContext>();
+
+  constructor(options: SvcMcpHttpOptions) {
+    this.toolset = new SvcToolset(options);
+    this.allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
+    this.allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
+    const info = { name: options.name, version: options.version };
+    this.handler = createMcpHandler(
+      // No context (never expected: every request comes through handle) is a caller with no identity.
+      () => createMcpServer(this.toolset, info, this.contexts.getStore() ?? {}),
+      { legacy: 'stateless', ...(options.onError ? { onerror: options.onError } : {}) },
+    );
+  }
+
+  /** Serves one HTTP request with the caller's context. */
+  async handle(request: Request, call: SvcMcpCall): Promise<Response> {
+    const refused =
+      hostHeaderValidationResponse(request, this.allowedHosts) ??
+      originValidationResponse(request, this.allowedOrigins);
+    if (refused) return refused;
+    const options = call.parsedBody === undefined ? undefined : { parsedBody: call.parsedBody };
+    return this.contexts.run(call.context, () => this.handler.fetch(request, options));
+  }
+
+  /** Aborts exchanges in flight. */
+  close(): Promise<void> {
+    return this.handler.close();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The tools of an Svc instance, built once at bootstrap: one per enabled standard operation of each served entity,
+ * plus `svc_describe`. Entities paged by cursor or since cannot be served by limit and offset, so they are refused
+ * here (or left out by `exclude`).
+ */
+import {
+  ConfigurationException,
+  SvcException,
+  type EntityDescription,
+  type SvcContext,
+  type SvcInstance,
+  type SvcService,
+} from '@svc/core';
+import { DESCRIBE_DEFINITION, DESCRIBE_TOOL_NAME, describeForCaller } from './describe-tool';
+import { SvcTool, type SvcToolDefinition } from './svc-tool';
+import { TOOL_OPERATIONS } from './tool-input-schema';
+import { problemResult, type SvcToolResult } from './tool-result';
+
+export interface SvcToolsetOptions {
+  /** The instance whose services become tools (in Nest, `SvcRegistry.instance`), or the services themselves. */
+  readonly svc: SvcInstance | readonly SvcService[];
+  /** Entity names left out of the tools (for example, entities paged by cursor or since). @default [] */
+  readonly exclude?: readonly string[];
+  /**
+   * Hears of each tool call that failed on the server's side (a 5xx problem: a database failure, a bug), with its
+   * cause; the caller gets the problem without the cause. The Nest binding logs them through Nest's Logger.
+   */
+  readonly onServerError?: (error: unknown, tool: string) => void;
+}
+
+/** The strategies whose pages limit and offset reach. */
+const PAGED_BY_LIMIT = new Set(['offset', 'page', 'none']);
+
+function servicesOf(svc: SvcInstance | readonly SvcService[]): readonly SvcService[] {
+  return Array.isArray(svc) ? svc : (svc as SvcInstance).services();
+}
+
+/** Cursor and since pages continue from a token, which limit and offset cannot name: a bootstrap error. */
+function refuseUnpageable(description: EntityDescription): void {
+  const { strategy } = description.pagination;
+  if (PAGED_BY_LIMIT.has(strategy)) return;
+  throw new ConfigurationException({
+    entity: description.name,
+    path: 'pagination.strategy',
+    message:
+      `'${strategy}' cannot be served as an MCP tool, which pages by limit and offset. ` +
+      `Give ${description.name} the offset or page strategy, or leave it out with mcp: { exclude: ['${description.name}'] }.`,
+  });
+}
+
+export class SvcToolset {
+  readonly tools: readonly SvcTool[];
+  private readonly byName: ReadonlyMap<string, SvcTool>;
+  /** `tools/list`: the entity tools, then `svc_describe`. */
+  readonly definitions: readonly SvcToolDefinition[];
+
+  constructor(options: SvcToolsetOptions) {
+    const services = servicesOf(options.svc);
+    const served = new Set(services.map((service) => service.describe().name));
+    const exclude = new Set(options.exclude ?? []);
+    for (const name of exclude)
+      if (!served.has(name))
+        throw new ConfigurationException({
+          path: 'mcp.exclude',
+          message: `names '${name}', which no service serves. Use an entity name: ${[...served].join(', ') || 'none'}.`,
+        });
+    const tools: SvcTool[] = [];
+    const seen = new Set<string>();
+    for (const service of services) {
+      const description = service.describe();
+      // An entity served by several controllers: the first one's operations are its tools.
+      if (exclude.has(description.name) || seen.has(description.name)) continue;
+      seen.add(description.name);
+      refuseUnpageable(description);
+      const enabled = new Set(
+        description.operations.filter((operation) => operation.standard && operation.state === 'on').map((op) => op.id),
+      );
+      for (const operation of TOOL_OPERATIONS)
+        if (enabled.has(operation)) tools.push(new SvcTool(service, operation, options.onServerError));
+    }
+    this.tools = Object.freeze(tools);
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+    this.definitions = Object.freeze([...tools.map((tool) => tool.definition), DESCRIBE_DEFINITION]);
+  }
+
+  /** Whether `name` is one of the tools. */
+  has(name: string): boolean {
+    return name === DESCRIBE_TOOL_NAME || this.byName.has(name);
+  }
+
+  /** The output schema `tools/list` advertised for a tool. */
+  outputSchemaOf(name: string): SvcToolDefinition['outputSchema'] | undefined {
+    return name === DESCRIBE_TOOL_NAME
+      ? DESCRIBE_DEFINITION.outputSchema
+      : this.byName.get(name)?.definition.outputSchema;
+  }
+
+  /** Runs a tool with the caller's context. */
+  async call(name: string, args: Record<string, unknown> | undefined, context: SvcContext): Promise<SvcToolResult> {
+    if (name === DESCRIBE_TOOL_NAME) return describeForCaller(this.tools, args, context);
+    const tool = this.byName.get(name);
+    if (!tool) return problemResult(new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `There is no tool '${name}'.` }));
+    return tool.call(args, context);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The input schema of each standard operation's tool, derived from the entity's description: the id by key kind,
+ * the write slot as `data`, and the list arguments with their allowlists and bounds.
+ */
+import type { EntityDescription } from '@svc/core';
+import { filterSchema, FILTER_REF } from './filter-schema';
+import { nullable, scalarSchema, type JsonSchema } from './json-schema';
+
+/** The standard operations that become tools. */
+export type ToolOperation =
+  'findMany' | 'findOne' | 'createOne' | 'updateOne' | 'patchOne' | 'deleteOne' | 'restoreOne' | 'purgeOne';
+
+export const TOOL_OPERATIONS: readonly ToolOperation[] = [
+  'findMany',
+  'findOne',
+  'createOne',
+  'updateOne',
+  'patchOne',
+  'deleteOne',
+  'restoreOne',
+  'purgeOne',
+];
+
+/** The schema of the `id` argument: the lookup field's kind, or an object of the key's fields for a composite key. */
+export function idSchema(description: EntityDescription): JsonSchema {
+  const kinds = new Map(description.fields.map((field) => [field.name, field]));
+  const { fields } = description.lookup;
+  if (fields.length === 1) {
+    const field = kinds.get(fields[0]!);
+    return { ...scalarSchema(field?.kind ?? 'string'), description: `The ${description.name}'s ${fields[0]}.` };
+  }
+  return {
+    type: 'object',
+    description: `The ${description.name}'s key: ${fields.join(', ')}.`,
+    properties: Object.fromEntries(fields.map((name) => [name, scalarSchema(kinds.get(name)?.kind ?? 'string')])),
+    required: [...fields],
+    additionalProperties: false,
+  };
+}
+
+type SlotName = keyof EntityDescription['write'];
+
+/** The `data` argument of a write: exactly the slot's writable fields; required ones on create and update. */
+export function dataSchema(description: EntityDescription, slot: SlotName): JsonSchema {
+  const write = description.write[slot];
+  const properties: Record<string, JsonSchema> = {};
+  for (const field of write.fields) {
+    const value: JsonSchema =
+      field.kind === 'reference'
+        ? {
+            type: 'object',
+            description: `A reference to a ${field.target!.entity} by its ${field.target!.key}.`,
+            properties: { [field.target!.key]: scalarSchema(field.target!.keyKind) },
+            required: [field.target!.key],
+            additionalProperties: false,
+          }
+        : scalarSchema(field.kind, field.enumValues);
+    properties[field.name] = field.nullable ? nullable(value) : value;
+  }
+  return {
+    type: 'object',
+    description:
+      slot === 'patch'
+        ? `The ${description.name} fields to change; the others keep their values.`
+        : slot === 'update'
+          ? `Every writable ${description.name} field: one left out is reset to its default (a replace).`
+          : `The new ${description.name}'s fields.`,
+    properties,
+    ...(slot === 'patch' ? { minProperties: 1 } : write.required.length > 0 ? { required: [...write.required] } : {}),
+    additionalProperties: false,
+  };
+}
+
+/** `field` and `-field` for each sortable field. */
+function sortSchema(description: EntityDescription): JsonSchema | undefined {
+  if (description.pagination.ownsSort || description.sort.fields.length === 0) return undefined;
+  const keys = description.sort.fields.flatMap((field) => [field, `-${field}`]);
+  return {
+    type: 'array',
+    description: 'Sort keys in order; a leading - sorts descending.',
+    items: { enum: keys },
+    uniqueItems: true,
+  };
+}
+
+function selectSchema(description: EntityDescription): JsonSchema | undefined {
+  if (description.select.fields.length === 0) return undefined;
+  return {
+    type: 'array',
+    description: 'The fields to return (default: every readable field).',
+    items: { enum: [...description.select.fields] },
+    uniqueItems: true,
+  };
+}
+
+function includeSchema(description: EntityDescription): JsonSchema | undefined {
+  if (description.include.relations.length === 0) return undefined;
+  return {
+    type: 'array',
+    description: 'Relations to embed in each item.',
+    items: { enum: description.include.relations.map((relation) => relation.name) },
+    uniqueItems: true,
+  };
+}
+
+/** limit and offset, with the real bounds, for the strategies that page (offset, page). */
+function pagingProperties(description: EntityDescription): Record<string, JsonSchema> {
+  const { pagination } = description;
+  if (pagination.strategy === 'none') return {};
+  return {
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: pagination.maxLimit,
+      description: `Items per page (default ${pagination.defaultLimit}, at most ${pagination.maxLimit}).`,
+    },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        pagination.strategy === 'page'
+          ? 'Items to skip: a multiple of limit (this entity pages by page number).'
+          : 'Items to skip.',
+    },
+  };
+}
+
+function readProperties(description: EntityDescription): Record<string, JsonSchema> {
+  const select = selectSchema(description);
+  const include = includeSchema(description);
+  return { ...(select ? { select } : {}), ...(include ? { include } : {}) };
+}
+
+function object(properties: Record<string, JsonSchema>, required: string[], defs?: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+    ...(defs ? { $defs: defs } : {}),
+  };
+}
+
+/** The input schema of an operation's tool. */
+export function inputSchemaOf(description: EntityDescription, operation: ToolOperation): JsonSchema {
+  switch (operation) {
+    case 'findMany': {
+      const filter = filterSchema(description);
+      const sort = sortSchema(description);
+      const properties: Record<string, JsonSchema> = {
+        ...(filter ? { filter: { $ref: FILTER_REF } } : {}),
+        ...(sort ? { sort } : {}),
+        ...readProperties(description),
+        ...(description.search
+          ? { search: { type: 'string', description: `Text searched in ${description.search.fields.join(', ')}.` } }
+          : {}),
+        ...pagingProperties(description),
+        ...(description.softDelete
+          ? {
+              withDeleted: { type: 'boolean', description: 'Also list deleted rows.' },
+              onlyDeleted: { type: 'boolean', description: 'List only deleted rows.' },
+            }
+          : {}),
+      };
+      return object(properties, [], filter ? { filter } : undefined);
+    }
+    case 'findOne':
+      return object({ id: idSchema(description), ...readProperties(description) }, ['id']);
+    case 'createOne':
+      return object({ data: dataSchema(description, 'create') }, ['data']);
+    case 'updateOne':
+      return object({ id: idSchema(description), data: dataSchema(description, 'update') }, ['id', 'data']);
+    case 'patchOne':
+      return object({ id: idSchema(description), data: dataSchema(description, 'patch') }, ['id', 'data']);
+    default:
+      return object({ id: idSchema(description) }, ['id']);
+  }
+}

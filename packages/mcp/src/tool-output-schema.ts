@@ -1,0 +1,92 @@
+/**
+ * The output schema of each tool: what a success serves (the item, the list envelope, or the outcome of a delete),
+ * or, for a refused or failed call, the problem object; strict clients check every result against it.
+ */
+import type { EntityDescription } from '@svc/core';
+import { servedSchema, type JsonSchema } from './json-schema';
+import type { ToolOperation } from './tool-input-schema';
+
+/** The problem object (RFC 9457 problem details with Svc's code) that a failed call serves as structured content. */
+export const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'A refused or failed call (isError): the problem, with its SVC_* code.',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', pattern: '^SVC_' },
+    instance: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          param: { type: 'string' },
+          field: { type: 'string' },
+          code: { type: 'string' },
+          detail: { type: 'string' },
+        },
+        required: ['code', 'detail'],
+      },
+    },
+    requestId: { type: 'string' },
+    params: { type: 'object' },
+    internals: {},
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+};
+
+/** An item as served: the output fields with their kinds; embedded relations are extra keys. */
+function itemSchema(description: EntityDescription, fields: readonly string[]): JsonSchema {
+  const byName = new Map(description.fields.map((field) => [field.name, field]));
+  const properties: Record<string, JsonSchema> = {};
+  for (const name of fields) {
+    const field = byName.get(name);
+    properties[name] = field ? servedSchema(field.kind, field.nullable) : {};
+  }
+  return { type: 'object', description: `A ${description.name}.`, properties };
+}
+
+function listSchema(description: EntityDescription): JsonSchema {
+  return {
+    type: 'object',
+    description: `A page of ${description.name} items.`,
+    properties: {
+      items: { type: 'array', items: itemSchema(description, description.output.list) },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      total: { type: ['integer', 'null'], description: 'Size of the whole match set (null when not counted).' },
+      meta: { type: 'object' },
+    },
+    required: ['items', 'limit', 'offset', 'total'],
+  };
+}
+
+function removedSchema(description: EntityDescription, flag: 'deleted' | 'purged'): JsonSchema {
+  return {
+    type: 'object',
+    description: `The ${description.name} that was ${flag}.`,
+    properties: { id: {}, [flag]: { type: 'boolean' } },
+    required: ['id', flag],
+  };
+}
+
+/** What a success of the operation serves. */
+export function successSchemaOf(description: EntityDescription, operation: ToolOperation): JsonSchema {
+  switch (operation) {
+    case 'findMany':
+      return listSchema(description);
+    case 'deleteOne':
+      return removedSchema(description, 'deleted');
+    case 'purgeOne':
+      return removedSchema(description, 'purged');
+    default:
+      return itemSchema(description, description.output.item);
+  }
+}
+
+/** The tool's `outputSchema`: its success, or the problem object of a failed call. */
+export function outputSchemaOf(success: JsonSchema): JsonSchema {
+  return { type: 'object', anyOf: [success, PROBLEM_SCHEMA] };
+}

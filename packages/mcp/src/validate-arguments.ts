@@ -1,0 +1,159 @@
+/**
+ * Checks a tool call's arguments against the tool's own input schema (the JSON Schema subset the tools are written
+ * in), so a wrong type, an unknown key, an operator a field does not allow or an exceeded bound is refused before the
+ * engine runs, with one entry per problem naming the argument by its path (`filter.pages.gt`, `data.title`).
+ */
+import type { SvcErrorItem } from '@svc/core';
+import type { JsonSchema } from './json-schema';
+
+/** One problem: the argument's dotted path, a short machine code, what is wrong. */
+export interface ArgumentProblem {
+  readonly path: string;
+  readonly code: string;
+  readonly detail: string;
+}
+
+/** Every problem of `value` against `schema` (whose `$defs` resolve `$ref`s), in document order. */
+export function validateArguments(schema: JsonSchema, value: unknown): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  check({ root: schema, problems }, schema, value, '');
+  return problems;
+}
+
+/** The problems as error entries: `data.<field>` as `field`, anything else as `param`. */
+export function toErrorItems(problems: readonly ArgumentProblem[]): SvcErrorItem[] {
+  return problems.map(({ path, code, detail }) =>
+    path.startsWith('data.')
+      ? { field: path.slice('data.'.length), code, detail }
+      : { param: path === '' ? 'arguments' : path, code, detail },
+  );
+}
+
+interface Walk {
+  readonly root: JsonSchema;
+  readonly problems: ArgumentProblem[];
+}
+
+function join(path: string, key: string | number): string {
+  return path === '' ? String(key) : `${path}.${key}`;
+}
+
+function resolve(walk: Walk, schema: JsonSchema): JsonSchema {
+  const ref = schema['$ref'];
+  if (typeof ref !== 'string') return schema;
+  const name = ref.replace(/^#\/\$defs\//, '');
+  const target = (walk.root['$defs'] as Record<string, JsonSchema> | undefined)?.[name];
+  return target ? { ...target, ...withoutRef(schema) } : {};
+}
+
+function withoutRef(schema: JsonSchema): JsonSchema {
+  const { $ref: _ref, description: _description, ...rest } = schema;
+  return rest;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function typeMatches(expected: string, actual: string): boolean {
+  return expected === actual || (expected === 'number' && actual === 'integer');
+}
+
+function describeValue(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function check(walk: Walk, raw: JsonSchema, value: unknown, path: string): void {
+  const schema = resolve(walk, raw);
+  const fail = (code: string, detail: string) =>
+    walk.problems.push({ path, code, detail: `${path === '' ? 'The arguments' : `'${path}'`} ${detail}` });
+  if (Array.isArray(schema['anyOf'])) {
+    const options = schema['anyOf'] as JsonSchema[];
+    const fits = options.some((option) => validateArguments({ ...walk.root, ...option }, value).length === 0);
+    if (!fits) fail('invalid', `has the wrong shape (${describeValue(value)}).`);
+    return;
+  }
+  const type = schema['type'];
+  if (type !== undefined) {
+    const types = (Array.isArray(type) ? type : [type]) as string[];
+    const actual = typeOf(value);
+    if (!types.some((expected) => typeMatches(expected, actual))) {
+      fail(
+        'type',
+        `must be ${types.map((name) => (name === 'integer' ? 'an integer' : `a ${name}`)).join(' or ')}, not ${describeValue(value)}.`,
+      );
+      return;
+    }
+  }
+  if (Array.isArray(schema['enum']) && !(schema['enum'] as unknown[]).some((option) => option === value)) {
+    const options = (schema['enum'] as unknown[]).map((option) => JSON.stringify(option)).join(', ');
+    fail('enum', `must be one of ${options}, not ${describeValue(value)}.`);
+    return;
+  }
+  if (typeof value === 'string') checkString(schema, value, fail);
+  if (typeof value === 'number') checkNumber(schema, value, fail);
+  if (Array.isArray(value)) checkArray(walk, schema, value, path, fail);
+  else if (typeOf(value) === 'object') checkObject(walk, schema, value as Record<string, unknown>, path, fail);
+}
+
+type Fail = (code: string, detail: string) => void;
+
+function checkString(schema: JsonSchema, value: string, fail: Fail): void {
+  const maxLength = schema['maxLength'];
+  if (typeof maxLength === 'number' && value.length > maxLength)
+    fail('maxLength', `is ${value.length} characters long; at most ${maxLength} are allowed.`);
+  const pattern = schema['pattern'];
+  if (typeof pattern === 'string' && !new RegExp(pattern).test(value))
+    fail('pattern', `must match ${pattern}, not ${describeValue(value)}.`);
+}
+
+function checkNumber(schema: JsonSchema, value: number, fail: Fail): void {
+  const minimum = schema['minimum'];
+  const maximum = schema['maximum'];
+  if (typeof minimum === 'number' && value < minimum) fail('minimum', `must be at least ${minimum}, not ${value}.`);
+  if (typeof maximum === 'number' && value > maximum) fail('maximum', `must be at most ${maximum}, not ${value}.`);
+}
+
+function checkArray(walk: Walk, schema: JsonSchema, value: unknown[], path: string, fail: Fail): void {
+  const minItems = schema['minItems'];
+  const maxItems = schema['maxItems'];
+  if (typeof minItems === 'number' && value.length < minItems)
+    fail('minItems', `holds ${value.length} values; it needs at least ${minItems}.`);
+  if (typeof maxItems === 'number' && value.length > maxItems)
+    fail('maxItems', `holds ${value.length} values; at most ${maxItems} are allowed.`);
+  if (schema['uniqueItems'] === true) {
+    const seen = new Set(value.map((item) => JSON.stringify(item)));
+    if (seen.size !== value.length) fail('uniqueItems', 'names a value twice.');
+  }
+  const items = schema['items'] as JsonSchema | undefined;
+  if (items) value.forEach((item, index) => check(walk, items, item, join(path, index)));
+}
+
+function checkObject(walk: Walk, schema: JsonSchema, value: Record<string, unknown>, path: string, fail: Fail): void {
+  const properties = (schema['properties'] as Record<string, JsonSchema> | undefined) ?? {};
+  const keys = Object.keys(value);
+  for (const name of (schema['required'] as string[] | undefined) ?? []) {
+    if (value[name] === undefined)
+      walk.problems.push({ path: join(path, name), code: 'required', detail: `'${join(path, name)}' is required.` });
+  }
+  const minProperties = schema['minProperties'];
+  if (typeof minProperties === 'number' && keys.length < minProperties)
+    fail('minProperties', `must hold at least ${minProperties} key${minProperties === 1 ? '' : 's'}.`);
+  for (const key of keys) {
+    const property = properties[key];
+    if (property) {
+      if (value[key] !== undefined) check(walk, property, value[key], join(path, key));
+    } else if (schema['additionalProperties'] === false) {
+      const known = Object.keys(properties);
+      walk.problems.push({
+        path: join(path, key),
+        code: 'unknown',
+        detail: `'${join(path, key)}' is not allowed here.${known.length > 0 ? ` Allowed: ${known.join(', ')}.` : ''}`,
+      });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The controller of `SvcModule.forRoot({ mcp })`: the MCP agent tools over Streamable HTTP at `/mcp`, every call with
+ * `{ request }` as its context, so what a guard puts on the request (`request.user`) reaches policy and `apply`.
+ * `@svc/mcp` is an optional peer, loaded only when the switch is on.
+ */
+import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ConfigurationException } from '@svc/core';
+import type * as SvcMcp from '@svc/mcp';
+import { SvcRegistry } from '../svc-registry';
+import type { SvcMcpSwitch } from '../svc-module-options';
+
+/** The optional peer this controller loads, by name: apps without the switch need not install it. */
+const SVC_MCP_PACKAGE = '@svc/mcp';
+
+/** `@svc/mcp`, required only when the switch is on (at bootstrap, never when the module is imported). */
+function loadSvcMcp(): typeof SvcMcp {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(SVC_MCP_PACKAGE) as typeof SvcMcp;
+  } catch (error) {
+    throw new ConfigurationException({
+      path: 'SvcModule.forRoot({ mcp })',
+      message: `needs @svc/mcp and @modelcontextprotocol/server: pnpm add @svc/mcp @modelcontextprotocol/server (${(error as Error).message.split('\n')[0]}).`,
+    });
+  }
+}
+
+/** What Express and Fastify hand the route: Express's request is Node's; Fastify's carries it as `raw`. */
+interface PlatformRequest {
+  readonly raw?: IncomingMessage;
+  readonly body?: unknown;
+  readonly originalUrl?: string;
+  readonly url?: string;
+}
+
+interface PlatformResponse {
+  readonly raw?: ServerResponse;
+  hijack?(): void;
+}
+
+/** The stack of an error and of its cause, which is what an operator needs of a 5xx. */
+function describeCause(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.stack}\nCaused by: ${cause.stack}` : (error.stack ?? error.message);
+}
+
+/** A controller class serving the tools at the switch's path. */
+export function svcMcpController(options: SvcMcpSwitch): Type {
+  @Controller(options.path ?? 'mcp')
+  class SvcMcpController implements OnApplicationBootstrap {
+    private handler?: SvcMcp.SvcMcpHttpHandler;
+    private mcp?: typeof SvcMcp;
+    private readonly logger = new Logger('SvcMcp');
+
+    constructor(@Inject(SvcRegistry) private readonly registry: SvcRegistry) {}
+
+    /** Builds the tools once every service exists; a configuration problem stops the app from booting. */
+    onApplicationBootstrap(): void {
+      this.mcp = loadSvcMcp();
+      this.handler = new this.mcp.SvcMcpHttpHandler({
+        svc: this.registry.instance,
+        name: options.name,
+        version: options.version,
+        allowedHosts: options.allowedHosts,
+        allowedOrigins: options.allowedOrigins,
+        exclude: options.exclude,
+        onServerError: (error, tool) =>
+          this.logger.error(`The tool ${tool} failed.`, error instanceof Error ? describeCause(error) : String(error)),
+      });
+    }
+
+    @All()
+    async serve(@Req() request: PlatformRequest, @Res() response: PlatformResponse): Promise<void> {
+      const req = request.raw ?? (request as unknown as IncomingMessage);
+      const res = response.raw ?? (response as unknown as ServerResponse);
+      response.hijack?.();
+      try {
+        await this.mcp!.serveNodeRequest(this.handler!, req, res, {
+          context: { request },
+          parsedBody: request.body,
+          url: request.originalUrl ?? request.url,
+        });
+      } catch (error) {
+        // Tool failures are results; this is a fault of the serving itself, answered as a JSON-RPC error.
+        this.logger.error('The MCP request failed.', error instanceof Error ? error.stack : String(error));
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      }
+    }
+  }
+  return SvcMcpController;
+}
