@@ -1,2 +1,10 @@
 /** Public API of @svc/graphql. */
-export {};
+export { buildSvcSchema } from './build-svc-schema';
+export type { SvcSchemaOptions } from './build-svc-schema';
+export { createSvcGraphqlHandler } from './svc-graphql-handler';
+export type { SvcGraphqlHandler, SvcGraphqlHandlerOptions } from './svc-graphql-handler';
+export { maxRootFieldsRule, DEFAULT_MAX_ROOT_FIELDS } from './root-field-limit';
+export { toGraphqlError } from './graphql-errors';
+export type { SvcErrorListener } from './graphql-errors';
+export { pluralize } from './graphql-names';
+export { DateTimeScalar, JsonScalar } from './svc-scalars';

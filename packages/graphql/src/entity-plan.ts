@@ -1,0 +1,120 @@
+/**
+ * What the schema serves of one entity, worked out once at bootstrap from its description: names, the fields of its
+ * type, its relation fields, how `limit` and `offset` reach its pagination strategy, and its enabled operations.
+ */
+import {
+  ConfigurationException,
+  type EntityDescription,
+  type FieldDescription,
+  type StandardOperationId,
+  type SvcService,
+} from '@svc/core';
+import { isGraphqlName, lowerFirst, pluralize } from './graphql-names';
+
+/** How GraphQL's `limit` and `offset` reach the strategy: as they are, as `page[size]`/`page[number]`, or not at all. */
+export type PagingMode = 'offset' | 'page' | 'none';
+
+export interface RelationField {
+  readonly name: string;
+  /** The target entity's name (its GraphQL type). */
+  readonly target: string;
+  readonly many: boolean;
+  /** Read by key (`read.strategy: key`): each included row holds only the target's key (`<Target>Key`). */
+  readonly keysOnly: boolean;
+}
+
+export interface EntityPlan {
+  readonly service: SvcService;
+  readonly description: EntityDescription;
+  /** The object type's name: the entity's name. */
+  readonly typeName: string;
+  /** `book`: the single-row query field. */
+  readonly one: string;
+  /** `books`: the list query field (English plural). */
+  readonly many: string;
+  /** The columns of the object type, in column order. */
+  readonly columns: ReadonlyMap<string, FieldDescription>;
+  /** What `findOne` and write results serve, and what each `findMany` item serves. */
+  readonly outputItem: ReadonlySet<string>;
+  readonly outputList: ReadonlySet<string>;
+  /** What the entity serves as an included row (`select.fields`). */
+  readonly readable: ReadonlySet<string>;
+  /** Includable relations whose target is in the schema, in declaration order. */
+  readonly relations: ReadonlyMap<string, RelationField>;
+  readonly paging: PagingMode;
+  /** Standard operations that are on (not off, not disabled by the global map). */
+  readonly operations: ReadonlySet<StandardOperationId>;
+}
+
+/** The strategies GraphQL pages with limit and offset; cursor and since pages are not offsets, so they are refused. */
+function pagingOf(description: EntityDescription): PagingMode {
+  const { strategy, params } = description.pagination;
+  const only = (...names: string[]) => params.length === names.length && names.every((name) => params.includes(name));
+  if (only('limit', 'offset')) return 'offset';
+  if (only('page[number]', 'page[size]')) return 'page';
+  if (params.length === 0) return 'none';
+  throw new ConfigurationException({
+    entity: description.name,
+    path: 'pagination.strategy',
+    message: `is '${strategy}', which GraphQL cannot page: GraphQL lists take only limit and offset. Give ${description.name} the strategy 'offset' or 'page' at entity scope and page it over REST by ${strategy}, or leave it out of GraphQL with exclude: ['${description.name}'].`,
+  });
+}
+
+/** The plan of one entity; `served` is the set of entity names the schema holds (relations to others are left out). */
+export function planEntity(service: SvcService, served: ReadonlySet<string>): EntityPlan {
+  const description = service.describe();
+  const name = description.name;
+  requireName(name, name, 'entity name');
+  const outputItem = new Set(description.output.item);
+  const outputList = new Set(description.output.list);
+  const readable = new Set(description.select.fields);
+  const columns = new Map<string, FieldDescription>();
+  for (const field of description.fields) {
+    if (!readable.has(field.name) && !outputItem.has(field.name) && !outputList.has(field.name)) continue;
+    requireName(name, field.name, 'field');
+    columns.set(field.name, field);
+  }
+  const kinds = new Map(description.relations.map((relation) => [relation.name, relation.kind]));
+  const relations = new Map<string, RelationField>();
+  for (const relation of description.include.relations) {
+    if (!served.has(relation.target)) continue;
+    requireName(name, relation.name, 'relation');
+    const kind = kinds.get(relation.name);
+    relations.set(relation.name, {
+      name: relation.name,
+      target: relation.target,
+      many: kind === 'one-to-many' || kind === 'many-to-many',
+      keysOnly: relation.keysOnly === true,
+    });
+  }
+  const operations = new Set(
+    description.operations
+      .filter((operation) => operation.standard && operation.state === 'on')
+      .map((operation) => operation.id as StandardOperationId),
+  );
+  const one = lowerFirst(name);
+  const plural = lowerFirst(pluralize(name));
+  return {
+    service,
+    description,
+    typeName: name,
+    one,
+    many: plural === one ? `${one}List` : plural,
+    columns,
+    outputItem,
+    outputList,
+    readable,
+    relations,
+    paging: operations.has('findMany') ? pagingOf(description) : 'none',
+    operations,
+  };
+}
+
+function requireName(entity: string, name: string, what: string): void {
+  if (isGraphqlName(name)) return;
+  throw new ConfigurationException({
+    entity,
+    path: 'graphql',
+    message: `${what} '${name}' is not a valid GraphQL name (letters, digits and _; not starting with a digit or __). Rename it, or leave ${entity} out of GraphQL with exclude: ['${entity}'].`,
+  });
+}

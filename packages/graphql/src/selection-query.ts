@@ -1,0 +1,77 @@
+/**
+ * From a GraphQL selection to the read's shape on the wire: the columns it selects (`select`), the relation fields
+ * it descends into (`include`, dotted for nesting) and their columns (`select[<path>]`). The engine then loads every
+ * relation in one batched, scoped statement per include path, whatever the page size, and holds the include limits.
+ */
+import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { EntityPlan } from './entity-plan';
+
+/** The selection sets of one field under every alias, merged by field name. */
+export type FieldSelections = Map<string, SelectionSetNode[]>;
+
+/** The fields a set of selection sets asks for (fragments and inline fragments flattened), merged by field name. */
+export function collectFields(
+  sets: readonly SelectionSetNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  out: FieldSelections = new Map(),
+  seen: Set<string> = new Set(),
+): FieldSelections {
+  for (const set of sets) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const list = out.get(selection.name.value) ?? [];
+        if (selection.selectionSet) list.push(selection.selectionSet);
+        out.set(selection.name.value, list);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collectFields([selection.selectionSet], fragments, out, seen);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments[name];
+        if (!fragment || seen.has(name)) continue;
+        seen.add(name);
+        collectFields([fragment.selectionSet], fragments, out, seen);
+      }
+    }
+  }
+  return out;
+}
+
+export interface ShapeArgs {
+  readonly plan: EntityPlan;
+  /** The selection sets of the entity's object (a list's `items`, or the single row). */
+  readonly sets: readonly SelectionSetNode[];
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  /** The fields the read itself serves (`findMany`'s items, or `findOne`'s row). */
+  readonly served: ReadonlySet<string>;
+  readonly plans: ReadonlyMap<string, EntityPlan>;
+}
+
+/** The `select`, `include` and `select[<path>]` pairs of a read; `hasRelations` when it includes any. */
+export function shapePairs(args: ShapeArgs): { pairs: [string, string][]; hasRelations: boolean } {
+  const pairs: [string, string][] = [];
+  const includes: string[] = [];
+  const walk = (plan: EntityPlan, sets: readonly SelectionSetNode[], path: string, served: ReadonlySet<string>) => {
+    const fields = collectFields(sets, args.fragments);
+    const columns = [...fields.keys()].filter((name) => plan.columns.has(name) && served.has(name));
+    const projection = columns.length > 0 ? columns : keyColumns(plan, served);
+    if (projection.length > 0) pairs.push([path ? `select[${path}]` : 'select', projection.join(',')]);
+    for (const [name, inner] of fields) {
+      const relation = plan.relations.get(name);
+      const target = relation && args.plans.get(relation.target);
+      if (!target) continue;
+      const nested = path ? `${path}.${name}` : name;
+      includes.push(nested);
+      // A relation read by key serves the key alone: nothing to project, nothing below it.
+      if (!relation.keysOnly) walk(target, inner, nested, target.readable);
+    }
+  };
+  walk(args.plan, args.sets, '', args.served);
+  if (includes.length > 0) pairs.push(['include', includes.join(',')]);
+  return { pairs, hasRelations: includes.length > 0 };
+}
+
+/** A selection of relations only still needs some projection: the key, when it is served (else every column). */
+function keyColumns(plan: EntityPlan, served: ReadonlySet<string>): string[] {
+  const keys = plan.description.primaryKeys.filter((key) => served.has(key));
+  return keys.length === plan.description.primaryKeys.length ? keys : [];
+}
