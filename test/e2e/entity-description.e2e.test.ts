@@ -4,6 +4,7 @@
  */
 import type { EntityDescription, OperationDescription } from '@svc/core';
 import { SvcRegistry } from '@svc/nestjs';
+import { z } from 'zod';
 import { Author, Book, BOOKSTORE_ENTITIES, Note, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
@@ -164,5 +165,84 @@ describe.each(TEST_DATABASES)('The description API on $name', (db) => {
   it('is frozen', () => {
     expect(Object.isFrozen(books)).toBe(true);
     expect(Object.isFrozen(books.fields[0])).toBe(true);
+  });
+});
+
+/** What OpenAPI needs beyond the rest: a validator's JSON Schema, string lengths of write fields, `meta` docs. */
+describe.each(TEST_DATABASES)('The description API for documentation on $name', (db) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const create = z.object({ title: z.string().max(200), pages: z.number().int().optional() });
+    t = await createTestApp({
+      db,
+      suite: 'e2e_description_docs',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, {
+          schema: { input: { create, update: ['title', 'pages'] } },
+          operations: {
+            findMany: { meta: { summary: 'All books', description: 'Every book.', deprecated: true, tags: ['Shelf'] } },
+            findOne: true,
+          },
+        }),
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("carries the JSON Schema a Standard Schema validator exposes, and each string field's length", () => {
+    const books = t.app.get(SvcRegistry).instance.describe()[0]!;
+    expect(books.write.create.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { title: { type: 'string', maxLength: 200 } },
+      required: ['title'],
+    });
+    expect(books.write.update.jsonSchema).toBeUndefined();
+    expect(books.write.update.fields.find((field) => field.name === 'title')).toMatchObject({ length: 200 });
+  });
+
+  it("carries each operation's meta summary, description, deprecated and tags as docs", () => {
+    const books = t.app.get(SvcRegistry).instance.describe()[0]!;
+    expect(books.operations.find((operation) => operation.id === 'findMany')!.docs).toEqual({
+      summary: 'All books',
+      description: 'Every book.',
+      deprecated: true,
+      tags: ['Shelf'],
+    });
+    expect(books.operations.find((operation) => operation.id === 'findOne')).not.toHaveProperty('docs');
+  });
+});
+
+describe.each(TEST_DATABASES)('The description API of include on $name', (db) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_description_include',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, {
+          include: { fields: ['author', 'tags'] },
+          relations: { author: { read: { strategy: 'key' } } },
+        }),
+        svcController('authors', Author),
+        svcController('tags', Tag),
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('marks a relation read by key as keysOnly (its included rows hold only the key)', () => {
+    const books = t.app.get(SvcRegistry).instance.describe()[0]!;
+    expect(books.include.relations.find((relation) => relation.name === 'author')).toMatchObject({ keysOnly: true });
+    expect(books.include.relations.find((relation) => relation.name === 'tags')).not.toHaveProperty('keysOnly');
   });
 });

@@ -86,11 +86,13 @@ const RULES: readonly PackageRule[] = [
   },
   {
     folder: 'nestjs',
-    allows: ({ specifier }) =>
+    allows: ({ specifier, typeOnly }) =>
       specifier === '@svc/core' ||
       specifier === '@svc/graphql' ||
       specifier === '@svc/mcp' ||
       specifier === '@svc/sse' ||
+      // The GraphQL endpoint names graphql's types (its peer, optional like @svc/graphql); nothing loads it at run time.
+      (specifier === 'graphql' && typeOnly) ||
       specifier.startsWith('@nestjs/') ||
       isPackage(specifier, 'rxjs') ||
       specifier === 'reflect-metadata' ||
@@ -98,7 +100,7 @@ const RULES: readonly PackageRule[] = [
       specifier === 'class-transformer' ||
       specifier.startsWith('node:'),
     allowed:
-      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
+      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
   },
   {
     folder: 'graphql',

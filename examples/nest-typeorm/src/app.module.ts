@@ -29,7 +29,15 @@ export class AppModule {
       imports: [
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl ?? process.env['DATABASE_URL'])),
         // The global policy applies to every entity that has none of its own: reads are open, writes need an editor.
-        SvcModule.forRoot({ infrastructure: typeorm(), pagination: { maxLimit: 100 }, policy: editorsWrite }),
+        // GraphQL at /graphql; reviews are paged by cursor, which GraphQL cannot page, so they stay REST-only.
+        SvcModule.forRoot({
+          infrastructure: typeorm(),
+          pagination: { maxLimit: 100 },
+          policy: editorsWrite,
+          graphql: { exclude: ['Review'] },
+          // The agent tools at /mcp (Streamable HTTP); they page by limit and offset, so reviews stay out too.
+          mcp: { name: 'bookstore', exclude: ['Review'] },
+        }),
       ],
       controllers: [AuthorsController, BooksController, TagsController, ReviewsController],
       providers: [{ provide: APP_GUARD, useClass: RoleGuard }, BookstoreSeeder],

@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { serveApiDocs } from './api-docs';
 import { AppModule } from './app.module';
 import { BookstoreSeeder } from './bookstore-seeder';
 
@@ -16,6 +17,7 @@ const QUIET_LOG_LEVELS: LogLevel[] = ['warn', 'error'];
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.forRoot(), { logger: VERBOSE ? undefined : QUIET_LOG_LEVELS });
   stopOnSignals(app);
+  serveApiDocs(app);
   await app.listen(Number(process.env['PORT'] ?? 3000));
   const { port } = app.getHttpServer().address() as AddressInfo;
   const seeded = app.get(BookstoreSeeder).seeded;

@@ -56,6 +56,13 @@ export function nodeResponse(response: SvcHttpResponse): ServerResponse {
   return isFastify(response) ? response.raw : (response as ServerResponse);
 }
 
+/** Svc writes this response itself from here on (a stream): Fastify is told to leave it alone. */
+export function takeOver(response: SvcHttpResponse): ServerResponse {
+  if (!isFastify(response)) return response as ServerResponse;
+  response.hijack();
+  return response.raw;
+}
+
 export function setHeader(response: SvcHttpResponse, name: string, value: string): void {
   if (isFastify(response)) response.header(name, value);
   else (response as ServerResponse).setHeader(name, value);

@@ -4,10 +4,17 @@
  */
 import type { Type } from '@nestjs/common';
 import type { SvcSurfaceSwitches } from './svc-module-options';
+import { graphqlSettingsOf, svcGraphqlController } from './graphql/svc-graphql.controller';
+import { svcMcpController } from './mcp/svc-mcp.controller';
+import { hideFromOpenApi } from './openapi/apply-openapi';
 
 /** One controller per surface switched on; each surface adds its line here. */
 export function surfaceControllers(switches: SvcSurfaceSwitches): Type[] {
   const controllers: Type[] = [];
+  if (switches.graphql) controllers.push(svcGraphqlController(graphqlSettingsOf(switches.graphql)));
+  if (switches.mcp) controllers.push(svcMcpController(switches.mcp === true ? {} : switches.mcp));
   void switches;
+  // Not in the OpenAPI document: each serves every method on one path, and describes itself.
+  for (const controller of controllers) hideFromOpenApi(controller);
   return controllers;
 }

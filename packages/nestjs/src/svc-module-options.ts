@@ -6,10 +6,29 @@ import type { SvcOptions } from '@svc/core';
  * its key here: `graphql`, `mcp`.
  */
 export interface SvcSurfaceSwitches {
-  /** GraphQL over HTTP at `/graphql` (or `path`). @default false */
-  readonly graphql?: boolean | { readonly path?: string };
-  /** The MCP agent tools over Streamable HTTP at `/mcp` (or `path`). @default false */
-  readonly mcp?: boolean | { readonly path?: string; readonly name?: string; readonly version?: string };
+  /**
+   * GraphQL over HTTP at `/graphql` (or `path`); `exclude` leaves entities out of the schema by name (an entity
+   * paged by cursor or since must be left out). @default false
+   */
+  readonly graphql?: boolean | { readonly path?: string; readonly exclude?: readonly string[] };
+  /** The MCP agent tools over Streamable HTTP at `/mcp` (or `path`); needs `@svc/mcp` installed. @default false */
+  readonly mcp?: boolean | SvcMcpSwitch;
+}
+
+/** `mcp: { ... }`: where the agent tools are served and what they leave out. */
+export interface SvcMcpSwitch {
+  /** @default 'mcp' */
+  readonly path?: string;
+  /** The server name clients see. @default 'svc' */
+  readonly name?: string;
+  /** The server version clients see. @default '0.1.0' */
+  readonly version?: string;
+  /** Host names the `Host` header may name (DNS-rebinding guard). @default ['localhost', '127.0.0.1', '[::1]'] */
+  readonly allowedHosts?: readonly string[];
+  /** Host names a browser `Origin` may name; requests without one pass. @default ['localhost', '127.0.0.1', '[::1]'] */
+  readonly allowedOrigins?: readonly string[];
+  /** Entity names left out of the tools (entities paged by cursor or since must be). @default [] */
+  readonly exclude?: readonly string[];
 }
 
 export interface SvcModuleOptions extends SvcOptions, SvcSurfaceSwitches {

@@ -1,5 +1,6 @@
 /** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { SseTransport } from '@svc/sse';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import {
@@ -16,6 +17,7 @@ import { overridesOf } from './override.decorator';
 import { declarationOf } from './svc-declarations';
 import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
+import { applyOpenApi } from './openapi/apply-openapi';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
 
 /** The version of an installed package, read from its package.json; undefined when it cannot be read. */
@@ -30,7 +32,7 @@ function installedVersion(name: string): string | undefined {
 }
 
 @Injectable()
-export class SvcRegistry implements OnModuleInit {
+export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly byController = new Map<Function, SvcService>();
   private readonly byEntity = new Map<Function, SvcService>();
   private svc?: SvcInstance;
@@ -88,6 +90,11 @@ export class SvcRegistry implements OnModuleInit {
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
+    // OpenAPI metadata for @nestjs/swagger (when installed), read when the app builds its document.
+    applyOpenApi(
+      this.controllers().map(({ controller, service }) => ({ controller, description: service.describe() })),
+      { streams: this.sse !== undefined },
+    );
     const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
     app?.set?.('etag', false);
@@ -111,15 +118,30 @@ export class SvcRegistry implements OnModuleInit {
     return [...this.byController].map(([controller, service]) => ({ controller, service }));
   }
 
+  /** The SSE transport among `realtimeTransports`, which serves the `events` routes. */
+  get sse(): SseTransport | undefined {
+    return sseTransportOf(this.options.realtimeTransports);
+  }
+
+  /** Open event streams end when the app closes, so the HTTP server can close. */
+  onModuleDestroy(): void {
+    for (const transport of this.options.realtimeTransports ?? []) (transport as { close?: () => void }).close?.();
+  }
+
   /** The engine behind a decorated controller's generated routes. */
   engineFor(controller: Function): SvcEngine {
+    return this.serviceOf(controller).engine;
+  }
+
+  /** The service behind a decorated controller's generated routes. */
+  serviceOf(controller: Function): SvcService {
     const service = this.byController.get(controller);
     if (!service)
       throw new ConfigurationException({
         entity: controller.name,
         message: 'is not bound yet; the SvcModule did not initialise it. Import SvcModule.forRoot in the app module.',
       });
-    return service.engine;
+    return service;
   }
 
   /** The service of an entity (the first controller declaring it). */
@@ -164,4 +186,11 @@ function acceptJsonPatchOnFastify(app: PlatformInstance | undefined): void {
       done(new SvcException('SVC_MALFORMED_REQUEST', { detail: 'The JSON Patch is not valid JSON.' }));
     }
   });
+}
+
+/** The SSE transport among the app's realtime transports (one with a `stream` method), if any. */
+function sseTransportOf(transports: readonly unknown[] | undefined): SseTransport | undefined {
+  return transports?.find(
+    (transport): transport is SseTransport => typeof (transport as Partial<SseTransport>)?.stream === 'function',
+  );
 }

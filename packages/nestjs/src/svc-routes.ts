@@ -7,7 +7,6 @@ import {
   type EntityConfig,
   type OperationMeta,
   type RouteDecorator,
-  type SvcEngine,
   type SvcRoute,
 } from '@svc/core';
 import {
@@ -20,6 +19,7 @@ import {
   type SvcHttpResponse as Response,
 } from './http-exchange';
 import { requestIdOf, writeProblem } from './problem-response';
+import { createEventsHandler, servesEvents } from './events-route';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
 
@@ -34,11 +34,21 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
   // Routes per path, for OPTIONS's Allow header.
   const byPath = new Map<string, SvcRoute[]>();
-  for (const route of routeTableOf(config)) {
+  const table = routeTableOf(config);
+  const handlerOf = (route: SvcRoute) =>
+    createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
+  for (const route of table) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     const name = `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
-    const handler = createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
-    defineRoute(controller, name, route.path, METHODS[route.method], handler, { passthrough: true });
+    if (route.stream) {
+      // Where realtime is off, `GET /events` stays the findOne of a row whose id is `events`.
+      const findOne = table.find((other) => other.operation === 'findOne' && other.path === `:${param}`);
+      const handler = createEventsHandler(controller, findOne && handlerOf(findOne));
+      defineRoute(controller, name, route.path, METHODS[route.method], handler);
+      decorateRoute(controller, name, decoratorsOf(config, 'findMany'));
+      continue;
+    }
+    defineRoute(controller, name, route.path, METHODS[route.method], handlerOf(route), { passthrough: true });
     decorateRoute(controller, name, decoratorsOf(config, route.operation));
   }
   for (const [path, routes] of byPath) {
@@ -69,10 +79,14 @@ function decorateRoute(controller: Function, name: string, decorators: readonly 
 }
 
 /** The methods the entity really serves on one path (known after boot): what OPTIONS and a 405 name in `Allow`. */
-function allowedMethods(engine: SvcEngine, routes: readonly SvcRoute[]): string[] {
+function allowedMethods(registry: SvcRegistry, controller: Function, routes: readonly SvcRoute[]): string[] {
+  const engine = registry.engineFor(controller);
   const methods = new Set<string>();
   for (const route of routes) {
-    if (engine.entity.operations.get(route.operation)?.state !== 'on') continue;
+    const served = route.stream
+      ? servesEvents(registry, controller)
+      : engine.entity.operations.get(route.operation)?.state === 'on';
+    if (!served) continue;
     methods.add(route.method);
     if (route.method === 'GET') methods.add('HEAD');
   }
@@ -83,7 +97,7 @@ function allowedMethods(engine: SvcEngine, routes: readonly SvcRoute[]): string[
 function createOptionsHandler(controller: Function, routes: readonly SvcRoute[]) {
   return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
-      const methods = allowedMethods((this[SVC_REGISTRY_PROPERTY] as SvcRegistry).engineFor(controller), routes);
+      const methods = allowedMethods(this[SVC_REGISTRY_PROPERTY] as SvcRegistry, controller, routes);
       if (methods.length === 0) {
         throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${requestUrl(request)}.` });
       }
@@ -158,8 +172,9 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
     } catch (error) {
       // RFC 9110: a 405 names the methods the resource does take.
       if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED') {
-        const engine = (this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined)?.engineFor(controller);
-        if (engine) setHeader(response, 'Allow', [...allowedMethods(engine, samePath()), 'OPTIONS'].join(', '));
+        const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined;
+        if (registry)
+          setHeader(response, 'Allow', [...allowedMethods(registry, controller, samePath()), 'OPTIONS'].join(', '));
       }
       // Through Nest's pipeline: the app's interceptors see the error, and Svc's filter answers it as problem+json.
       throw error;

@@ -1,2 +1,4 @@
-/** Public API of @svc/sse. */
-export {};
+/** @svc/sse: every public export, by name. */
+export { sse, SseTransport, SSE_HEADERS } from './sse-transport';
+export type { SseOptions, SseStreamArgs } from './sse-transport';
+export type { SseConnection } from './sse-connection';

@@ -108,7 +108,10 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config, pickSettings(custom.config)]);
     const softDelete = soft && resolveSoftDelete(name, settings, metadata);
     const settingsAs = settingsRulesOf(custom.config);
-    refuseUnservedSettings(name, settingsAs, settings, args.strategies);
+    refuseUnservedSettings(name, settingsAs, settings, {
+      strategies: args.strategies,
+      realtime: args.publisher?.hasTransports,
+    });
     const list =
       custom.config.kind === 'read' ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete }) : undefined;
     if (list && settingsAs === 'findMany') checkKeysetConfig(name, metadata, list);
@@ -302,7 +305,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
   const scopes = [global, config, opObject ? pickSettings(opObject) : undefined];
   const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
   const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
-  refuseUnservedSettings(name, id, settings, args.strategies);
+  refuseUnservedSettings(name, id, settings, { strategies: args.strategies, realtime: args.publisher?.hasTransports });
   const opPolicy = opObject?.policy;
   const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
   const reads = scope.reads;

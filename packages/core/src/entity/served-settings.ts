@@ -11,16 +11,23 @@ export function ttlOf(settings: ResolvedSettings): number | false {
   return settings.cache === false ? false : settings.cache.ttl;
 }
 
+/** What the instance can serve: its pagination strategies, and whether any realtime transport carries events. */
+export interface ServedCapabilities {
+  readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
+  readonly realtime?: boolean;
+}
+
 /**
- * Settings this version validates but does not serve yet are refused when they would take effect (ADR 0005):
- * a pagination strategy this version does not have, and realtime.
+ * Settings that could not take effect are refused when the entity is resolved (ADR 0005): a pagination strategy the
+ * instance does not have, and realtime events with no transport to carry them.
  */
 export function refuseUnservedSettings(
   entity: string,
   id: StandardOperationId,
   settings: ResolvedSettings,
-  strategies: ReadonlyMap<string, PaginationStrategy> = BUILT_IN_STRATEGIES,
+  served: ServedCapabilities = {},
 ): void {
+  const strategies = served.strategies ?? BUILT_IN_STRATEGIES;
   const fail = (path: string, message: string) => {
     throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
   };
@@ -30,8 +37,11 @@ export function refuseUnservedSettings(
       `'${settings.pagination.strategy}' is not a pagination strategy here; use ${[...strategies.keys()].join(', ')}, or register it on paginationStrategies.`,
     );
   }
-  if (settings.realtime !== false && !['findMany', 'findOne'].includes(id)) {
-    fail('realtime', 'realtime events are not served by this version of Svc yet. Remove it, or set realtime: false.');
+  if (settings.realtime !== false && served.realtime !== true && !['findMany', 'findOne'].includes(id)) {
+    fail(
+      'realtime',
+      'realtime is on, but no transport carries its events. Register one (realtimeTransports: [sse()] from @svc/sse), or set realtime: false.',
+    );
   }
 }
 

@@ -8,6 +8,11 @@ import { STANDARD_ROUTES } from './standard-operations';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The realtime subscription route of an entity whose `realtime` is on (Server-Sent Events). */
+export const EVENTS_PATH = 'events';
+/** The route-table name of the subscription route (not an operation: it runs no pipeline). */
+export const EVENTS_OPERATION = 'events';
+
 const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
 const BODY_OPERATIONS: ReadonlySet<string> = new Set(['createOne', 'updateOne', 'patchOne']);
 
@@ -20,6 +25,8 @@ export interface SvcRoute {
   readonly query: boolean;
   /** Relation removals: the member ids come from `?ids=1,2` or from the `:memberId` segment. */
   readonly members?: 'query' | 'param';
+  /** The realtime subscription (`GET /events`): a stream, served when the entity's realtime is on. */
+  readonly stream?: boolean;
 }
 
 /**
@@ -55,8 +62,17 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
         body: BODY_OPERATIONS.has(id),
         query: READ_OPERATIONS.has(id),
       };
-    })
-    .sort((a, b) => specificity(b.path) - specificity(a.path));
+    });
+  // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves.
+  standard.push({
+    operation: EVENTS_OPERATION,
+    method: 'GET',
+    path: EVENTS_PATH,
+    body: false,
+    query: true,
+    stream: true,
+  });
+  standard.sort((a, b) => specificity(b.path) - specificity(a.path));
   // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
   const bySpecificity = (a: SvcRoute, b: SvcRoute) => specificity(b.path) - specificity(a.path);
   return [...customs.sort(bySpecificity), ...relationRoutes(config, resolvePath), ...standard];

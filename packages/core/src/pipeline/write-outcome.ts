@@ -5,6 +5,7 @@
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
 import { canonicalJson } from '../cache/etag';
+import type { Row } from '../persistence/repository-adapter';
 
 export interface WriteOutcome {
   /** The entity written. */
@@ -23,6 +24,11 @@ export interface WriteOutcome {
   readonly changed?: readonly string[];
   /** Other entities whose cached reads the write makes stale (the targets of relation writes). */
   readonly touches?: readonly string[];
+  /**
+   * The rows as stored, every column: what decides which realtime subscribers may see the event (their scope may
+   * name columns that are never served). Never served itself.
+   */
+  readonly stored?: { readonly before?: Row | null; readonly after?: Row | null };
 }
 
 /** The fields whose served values differ between two versions of a row (every field of the one that exists). */

@@ -8,6 +8,11 @@ import type { RealtimeEvent, RealtimeTransport } from './realtime-event';
 export class RealtimePublisher {
   constructor(private readonly transports: readonly RealtimeTransport[] = []) {}
 
+  /** At least one transport carries events: realtime settings may be on. */
+  get hasTransports(): boolean {
+    return this.transports.length > 0;
+  }
+
   publish(events: readonly RealtimeEvent[], settings: ResolvedSettings): void {
     for (const transport of this.transports) {
       for (const event of events) {

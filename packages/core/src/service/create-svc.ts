@@ -1,5 +1,6 @@
 /** Entry points: `createSvc` (global scope) and `createCrud` (one entity), resolving everything at bootstrap. */
 import { RealtimePublisher } from '../realtime/realtime-publisher';
+import type { RealtimeTransport } from '../realtime/realtime-event';
 import type { EntityDescription } from './entity-description';
 import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
@@ -35,6 +36,8 @@ export interface SvcOptions extends GlobalSettings {
   readonly paginationStrategies?: readonly PaginationStrategy[];
   /** Bounds on request input: how deep a body (or a programmatic query or id) may nest. @default { maxDepth: 32 } */
   readonly inputLimits?: InputLimits;
+  /** Carry committed writes' events to subscribers (`sse()` from @svc/sse, a broker, ...). @default [] */
+  readonly realtimeTransports?: readonly RealtimeTransport[];
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -61,6 +64,7 @@ const OPTION_KEYS = [
   'classSchemas',
   'paginationStrategies',
   'inputLimits',
+  'realtimeTransports',
 ];
 
 export class SvcInstance {
@@ -86,13 +90,14 @@ export class SvcInstance {
 
   /** `inputLimits.maxDepth`, checked once. */
   private readonly maxInputDepth: number;
-  /** Hands committed writes' events to the realtime transports (none are registered yet). */
-  private readonly publisher = new RealtimePublisher();
+  /** Hands committed writes' events to the realtime transports. */
+  private readonly publisher: RealtimePublisher;
 
   constructor(readonly options: SvcOptions) {
     this.maxInputDepth = resolveMaxInputDepth(options.inputLimits);
     this.resultCache = new ResultCache(options.cacheStore ?? new MemoryCacheStore(), options.cacheKey);
     this.strategies = registerStrategies(options.paginationStrategies ?? []);
+    this.publisher = new RealtimePublisher(checkTransports(options.realtimeTransports));
   }
 
   /** Resolves and validates one entity's config and returns its service. */
@@ -117,6 +122,7 @@ export class SvcInstance {
       classSchemas,
       paginationStrategies: _p,
       inputLimits: _l,
+      realtimeTransports: _t,
       ...global
     } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
@@ -202,4 +208,24 @@ export function createCrud<T = Record<string, unknown>>(
   runtime: CrudRuntime = {},
 ): SvcService<T> {
   return createSvc().createCrud<T>(target, config, runtime);
+}
+
+/** `realtimeTransports`: an array of objects with a `name` and a `publish(event)` method, checked at bootstrap. */
+function checkTransports(transports: unknown): readonly RealtimeTransport[] {
+  if (transports === undefined) return [];
+  const valid =
+    Array.isArray(transports) &&
+    transports.every(
+      (transport: unknown) =>
+        typeof transport === 'object' &&
+        transport !== null &&
+        typeof (transport as RealtimeTransport).name === 'string' &&
+        typeof (transport as RealtimeTransport).publish === 'function',
+    );
+  if (!valid)
+    throw new ConfigurationException({
+      path: 'realtimeTransports',
+      message: 'must be an array of transports, each with a name and a publish(event) method (for example [sse()]).',
+    });
+  return [...(transports as RealtimeTransport[])];
 }

@@ -10,6 +10,9 @@ import { routeTableOf, type SvcRoute } from '../operations/route-table';
 import { STANDARD_ROUTES } from '../operations/standard-operations';
 import type { StandardOperationId } from '../config/svc-settings';
 import type { WriteSchema } from '../schema/write-schema';
+import { realtimeEventsOf } from '../operations/realtime-subscription';
+import { EVENTS_PATH } from '../operations/route-table';
+import type { EntityConfig, OperationMeta } from '../config/entity-config';
 
 export interface FieldDescription {
   readonly name: string;
@@ -36,6 +39,8 @@ export interface WriteFieldDescription {
   readonly kind: ColumnKind | 'reference';
   readonly nullable: boolean;
   readonly enumValues?: readonly (string | number)[];
+  /** Columns: the most characters a string takes. */
+  readonly length?: number;
   /** References: the target entity and the kind of its key. */
   readonly target?: { readonly entity: string; readonly key: string; readonly keyKind: ColumnKind };
 }
@@ -46,6 +51,8 @@ export interface WriteSlotDescription {
   readonly required: readonly string[];
   /** A schema class or Standard Schema validator checks the body before the field rules. */
   readonly validated: boolean;
+  /** The body's JSON Schema (draft 2020-12), when the slot's Standard Schema validator exposes one. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>>;
 }
 
 export interface RelationDescription {
@@ -79,6 +86,13 @@ export interface OperationDescription {
   readonly relation?: { readonly name: string; readonly action: string };
   /** A custom write's event. */
   readonly realtimeEvent?: string;
+  /** What `operations.<id>.meta` says of it for documentation (OpenAPI), when it says anything. */
+  readonly docs?: {
+    readonly summary?: string;
+    readonly description?: string;
+    readonly deprecated?: boolean;
+    readonly tags?: readonly string[];
+  };
 }
 
 export interface EntityDescription {
@@ -112,7 +126,13 @@ export interface EntityDescription {
   readonly select: { readonly fields: readonly string[]; readonly default?: readonly string[] };
   readonly search?: { readonly fields: readonly string[]; readonly mode: 'substring' | 'words' };
   readonly include: {
-    readonly relations: readonly { readonly name: string; readonly target: string; readonly maxDepth: number }[];
+    readonly relations: readonly {
+      readonly name: string;
+      readonly target: string;
+      readonly maxDepth: number;
+      /** `relations.<name>.read.strategy: key`: an included row holds only the target's key. */
+      readonly keysOnly?: boolean;
+    }[];
     readonly default: readonly string[];
     readonly maxDepth: number;
     readonly maxNodes: number;
@@ -129,6 +149,15 @@ export interface EntityDescription {
     readonly ownsSort: boolean;
   };
   readonly softDelete: boolean;
+  /**
+   * Realtime, when the entity publishes events: their ids, the fields an event's `item` may carry (after
+   * `select.fields` and `realtime.subscribableFields`), and the subscription route (`GET <path>`, taking `filter` and
+   * `id`), answered as Server-Sent Events when a transport serves them.
+   */
+  readonly realtime?: {
+    readonly events: readonly string[];
+    readonly path: string;
+  };
   /** Served operations (standard, custom and relation operations), enabled or disabled by the global map. */
   readonly operations: readonly OperationDescription[];
 }
@@ -200,6 +229,7 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
         name,
         target: entity.peer(relation.relation.target)?.name ?? relation.relation.targetName,
         maxDepth: relation.maxDepth,
+        ...(relation.strategy === 'key' ? { keysOnly: true } : {}),
       })),
       default: [...entity.include.default],
       maxDepth: entity.include.maxDepth,
@@ -215,9 +245,15 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
       ownsSort: strategy?.ownsSort === true,
     },
     softDelete: entity.softDeleteOnReads,
-    operations: [...entity.operations.values()].map((operation) => describeOperation(operation, routes)),
+    ...realtimeOf(entity),
+    operations: [...entity.operations.values()].map((operation) => describeOperation(operation, routes, entity.config)),
   };
   return deepFreeze(description);
+}
+
+function realtimeOf(entity: ResolvedEntity): { realtime?: EntityDescription['realtime'] } {
+  const events = realtimeEventsOf(entity);
+  return events.length === 0 ? {} : { realtime: { events, path: EVENTS_PATH } };
 }
 
 function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescription {
@@ -229,6 +265,7 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
             kind: field.column.kind,
             nullable: field.column.nullable,
             ...(field.column.enumValues ? { enumValues: [...field.column.enumValues] } : {}),
+            ...(field.column.length !== undefined ? { length: field.column.length } : {}),
           }
         : {
             name,
@@ -243,6 +280,7 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
     ),
     required: [...slot.required],
     validated: slot.validator !== undefined,
+    ...(slot.jsonSchema ? { jsonSchema: slot.jsonSchema } : {}),
   };
 }
 
@@ -252,7 +290,11 @@ const BODY_OF: Partial<Record<StandardOperationId, OperationDescription['body']>
   patchOne: 'patch',
 };
 
-function describeOperation(operation: ResolvedOperation, routes: ReadonlyMap<string, SvcRoute>): OperationDescription {
+function describeOperation(
+  operation: ResolvedOperation,
+  routes: ReadonlyMap<string, SvcRoute>,
+  config: EntityConfig,
+): OperationDescription {
   const standard = operation.custom === undefined && operation.relationWrite === undefined;
   const route = routes.get(operation.id);
   const action = operation.relationWrite?.action;
@@ -279,7 +321,22 @@ function describeOperation(operation: ResolvedOperation, routes: ReadonlyMap<str
     query: operation.id === 'findOne' ? 'item' : operation.list !== undefined ? 'list' : 'none',
     ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
     ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
+    ...docsOf(config, operation.id),
   };
+}
+
+/** `operations.<id>.meta`'s summary, description, deprecated and tags, when any is set. */
+function docsOf(config: EntityConfig, id: string): { docs?: OperationDescription['docs'] } {
+  const entry = (config.operations as Record<string, unknown> | undefined)?.[id];
+  const meta = typeof entry === 'object' && entry !== null ? (entry as { meta?: OperationMeta }).meta : undefined;
+  if (!meta) return {};
+  const docs = {
+    ...(meta.summary !== undefined ? { summary: meta.summary } : {}),
+    ...(meta.description !== undefined ? { description: meta.description } : {}),
+    ...(meta.deprecated !== undefined ? { deprecated: meta.deprecated } : {}),
+    ...(meta.tags !== undefined ? { tags: [...meta.tags] } : {}),
+  };
+  return Object.keys(docs).length > 0 ? { docs } : {};
 }
 
 function deepFreeze<T>(value: T): T {

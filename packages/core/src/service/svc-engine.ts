@@ -12,6 +12,7 @@ import { checkInputDepth } from '../schema/input-depth';
 import { afterCommit } from '../pipeline/stages/after-commit-stage';
 import { assertOutput, type OutputValidator } from '../schema/output-slots';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
+import type { SvcContext } from '../config/svc-context';
 
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
@@ -37,6 +38,18 @@ function withSuccessStatus(response: ExecuteResponse, operation: ResolvedOperati
 export class SvcEngine {
   constructor(readonly entity: ResolvedEntity) {}
 
+  /**
+   * Whether the operation's resolved policy (nearest scope wins) lets this context call it, asked without a row, a
+   * body or an id: what `findMany` is asked. A binding that lists what a caller may use (the agent tools'
+   * `svc_describe`) leaves out what this refuses. False for an operation the entity does not serve or has disabled.
+   */
+  async permits(operation: string, context: SvcContext = {}): Promise<boolean> {
+    const resolved = this.entity.operations.get(operation);
+    if (!resolved || resolved.state === 'disabled') return false;
+    if (!resolved.policy) return true;
+    return (await resolved.policy({ operation, entity: undefined, params: {}, body: undefined, context })) === true;
+  }
+
   /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
   async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
     const operation = this.entity.operations.get(request.operation);
@@ -55,7 +68,10 @@ export class SvcEngine {
         path: `${operation.id} call settings`,
       });
       settings = mergeSettings(settings, request.settings);
-      refuseUnservedSettings(this.entity.name, operation.settingsAs, settings, this.entity.strategies);
+      refuseUnservedSettings(this.entity.name, operation.settingsAs, settings, {
+        strategies: this.entity.strategies,
+        realtime: this.entity.publisher.hasTransports,
+      });
     }
     const context = request.context ?? {};
     const call: OperationCall = { entity: this.entity, operation, settings, request, context, outcomes: [] };

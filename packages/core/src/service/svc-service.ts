@@ -5,6 +5,11 @@ import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
 import type { SvcEngine } from './svc-engine';
 import { describeEntity, type EntityDescription } from './entity-description';
+import {
+  openSubscription,
+  type RealtimeSubscription,
+  type SubscribeOptions,
+} from '../operations/realtime-subscription';
 
 /** Per-call options: the last link of the settings chain and the context policy and `apply` see. */
 export interface CallOptions {
@@ -28,6 +33,14 @@ export class SvcService<T = Record<string, unknown>> {
   /** What this entity serves: fields, write slots, query allowlists, pagination and operations (built once). */
   describe(): EntityDescription {
     return (this.description ??= describeEntity(this.engine.entity));
+  }
+
+  /**
+   * Subscribes to the entity's realtime events with a caller's context: checked now like a list read (403, 400), then
+   * per event by `admit`, which answers the event as this caller may see it, or undefined.
+   */
+  subscribe(options: SubscribeOptions = {}): Promise<RealtimeSubscription> {
+    return openSubscription(this.engine.entity, options);
   }
 
   findMany(query: FindManyQuery = {}, opts?: CallOptions): Promise<ListEnvelope<T>> {

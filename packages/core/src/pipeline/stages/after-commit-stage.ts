@@ -6,6 +6,8 @@
 import type { ResolvedEntity } from '../../entity/resolved-entity';
 import type { ResolvedSettings } from '../../config/svc-settings';
 import type { RealtimeEvent } from '../../realtime/realtime-event';
+import type { RealtimeSettings } from '../../config/svc-settings';
+import { attachEventSubject } from '../../realtime/event-subject';
 import type { WriteOutcome } from '../write-outcome';
 
 export async function afterCommit(
@@ -34,13 +36,36 @@ export function eventOf(outcome: WriteOutcome, settings: ResolvedSettings): Real
     return undefined;
   const values = Object.values(outcome.key);
   const id = values.length === 1 ? values[0] : values.join(',');
-  return {
+  const deleted = outcome.event === 'deleted';
+  const event: RealtimeEvent = {
     event: outcome.event,
     entity: outcome.entity,
     id,
     channel: `${outcome.entity}.${String(id)}`,
     occurredAt: new Date().toISOString(),
-    item: outcome.event === 'deleted' ? null : (outcome.after ?? null),
-    ...(outcome.changed ? { changed: outcome.changed } : {}),
+    item: deleted ? null : subscribable(outcome.after ?? null, realtime.subscribableFields),
+    ...(outcome.changed ? { changed: subscribableNames(outcome.changed, realtime.subscribableFields) } : {}),
   };
+  // Who may see it is decided against the stored row: the one deleted, or the one written.
+  attachEventSubject(event, deleted ? outcome.stored?.before : outcome.stored?.after);
+  return event;
+}
+
+type Subscribable = NonNullable<RealtimeSettings['subscribableFields']>;
+
+/** The item narrowed to `realtime.subscribableFields` (after `select.fields`, which made it). */
+function subscribable(
+  item: Readonly<Record<string, unknown>> | null,
+  fields: Subscribable | undefined,
+): Readonly<Record<string, unknown>> | null {
+  if (!item || !fields) return item;
+  const keep = new Set(subscribableNames(Object.keys(item), fields));
+  return Object.fromEntries(Object.entries(item).filter(([field]) => keep.has(field)));
+}
+
+function subscribableNames(names: readonly string[], fields: Subscribable | undefined): string[] {
+  if (!fields) return [...names];
+  if (Array.isArray(fields)) return names.filter((name) => fields.includes(name));
+  const exclude = (fields as { readonly exclude: readonly string[] }).exclude;
+  return names.filter((name) => !exclude.includes(name));
 }

@@ -7,7 +7,7 @@ import { changedFields, type WriteOutcome } from '../write-outcome';
 /** Records what a write did, once its transaction has committed (never for a rolled-back one). */
 export function recordOutcome(
   call: OperationCall,
-  outcome: Omit<WriteOutcome, 'entity' | 'operation' | 'before' | 'after' | 'changed'> & {
+  outcome: Omit<WriteOutcome, 'entity' | 'operation' | 'before' | 'after' | 'changed' | 'stored'> & {
     readonly before?: Row | null;
     readonly after?: Row | null;
     readonly changed?: readonly string[];
@@ -22,6 +22,7 @@ export function recordOutcome(
     ...(before !== undefined ? { before } : {}),
     ...(after !== undefined ? { after } : {}),
     changed: outcome.changed ?? changedFields(before, after),
+    stored: { before: outcome.before, after: outcome.after },
   });
 }
 

@@ -1,0 +1,186 @@
+/**
+ * A realtime subscription: who is listening to an entity's events, and which events each one may receive. It holds
+ * the subscriber's context, so `findMany`'s policy and the entity's `filter.apply` decide delivery per subscriber and
+ * per event with that subscriber's own identity; `deleted` is decided against the row as it was before the delete.
+ */
+import type { SvcContext } from '../config/svc-context';
+import type { RealtimeEventId } from '../config/svc-settings';
+import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
+import { QueryErrors } from '../errors/query-errors';
+import { SvcException } from '../errors/svc-exception';
+import type { ColumnKind } from '../persistence/entity-metadata';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
+import { matchFilter } from '../query/match-filter';
+import type { QueryPairs } from '../query/parse-query-string';
+import { readListParams } from '../query/read-list-params';
+import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { resolveFilterExpression } from '../query/resolve-filter-expression';
+import { eventSubjectOf } from '../realtime/event-subject';
+import type { RealtimeEvent } from '../realtime/realtime-event';
+
+/** What a subscriber asks for: the wire query (`filter`, `id`, `lastEventId`) or its programmatic form. */
+export interface SubscribeOptions {
+  /** `filter` in the list grammar (and allowlists), `id` for one row; `lastEventId` is the transport's. */
+  readonly query?: QueryPairs | { readonly filter?: unknown; readonly id?: unknown };
+  readonly context?: SvcContext;
+}
+
+export interface RealtimeSubscription {
+  /** The entity's name: the events this subscription is about. */
+  readonly entity: string;
+  /** The events the entity publishes (its resolved `realtime.events`). */
+  readonly events: readonly RealtimeEventId[];
+  /** The event as this subscriber may receive it, or undefined when it may not see it. */
+  admit(event: RealtimeEvent): Promise<RealtimeEvent | undefined>;
+}
+
+const EVENT_IDS: readonly RealtimeEventId[] = ['created', 'updated', 'patched', 'deleted', 'restored'];
+/** Query parameters a subscription takes besides the filter; `lastEventId` is read by the transport. */
+const SUBSCRIPTION_PARAMS = new Set(['id', 'lastEventId']);
+
+/** The events an entity publishes: those some write operation's resolved `realtime` lets out. */
+export function realtimeEventsOf(entity: ResolvedEntity): RealtimeEventId[] {
+  const on = new Set<RealtimeEventId>();
+  for (const operation of entity.operations.values()) {
+    const realtime = operation.settings.realtime;
+    if (operation.reads || realtime === false || operation.state !== 'on') continue;
+    for (const id of EVENT_IDS) if (realtime.events[id] !== false) on.add(id);
+  }
+  return EVENT_IDS.filter((id) => on.has(id));
+}
+
+/**
+ * Opens a subscription, checking what a list read would check before the stream opens: realtime on (404 otherwise),
+ * `findMany` served (405) and allowed by its policy for this context (403), the filter against `filter.fields` (400).
+ */
+export async function openSubscription(
+  entity: ResolvedEntity,
+  options: SubscribeOptions = {},
+): Promise<RealtimeSubscription> {
+  const events = realtimeEventsOf(entity);
+  if (events.length === 0) {
+    throw new SvcException('SVC_ROUTE_NOT_FOUND', {
+      detail: `${entity.name} publishes no realtime events. Turn realtime on for it to subscribe.`,
+    });
+  }
+  const findMany = entity.operations.get('findMany');
+  if (!findMany || findMany.state !== 'on' || !findMany.list) {
+    throw new SvcException('SVC_OPERATION_DISABLED', {
+      detail: `Subscribing to ${entity.name} events reads like findMany, which is disabled here.`,
+    });
+  }
+  const context = options.context ?? {};
+  const { filter, id } = readSubscriptionQuery(options.query, findMany);
+  if (!(await allowed(findMany, context))) {
+    throw new SvcException('SVC_FORBIDDEN', { detail: `You may not read ${entity.name} rows, so not their events.` });
+  }
+  const kinds = kindsOf(entity);
+  return {
+    entity: entity.name,
+    events,
+    admit: (event) => admit({ entity, findMany, context, filter, id, kindOf: (field) => kinds.get(field) }, event),
+  };
+}
+
+interface Subscriber {
+  readonly entity: ResolvedEntity;
+  readonly findMany: ResolvedOperation;
+  readonly context: SvcContext;
+  readonly filter?: FilterNode;
+  readonly id?: string;
+  readonly kindOf: (field: string) => ColumnKind | undefined;
+}
+
+async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<RealtimeEvent | undefined> {
+  const { entity, context } = subscriber;
+  if (event.entity !== entity.name) return undefined;
+  // An event whose stored row is unknown here cannot be checked against a scope: it is not delivered.
+  const subject = eventSubjectOf(event);
+  if (!subject) return undefined;
+  if (subscriber.id !== undefined && lookupOf(entity, subject) !== subscriber.id) return undefined;
+  // The policy and the scope are asked again per event: a caller's rights may have changed since it subscribed.
+  if (!(await allowed(subscriber.findMany, context))) return undefined;
+  const scope = await resolveApplyFilter(entity.filterApply, entity.serverFilter, {
+    entity: entity.name,
+    operation: 'findMany',
+    context,
+  });
+  const where = andFilters(scope, subscriber.filter);
+  if (!where) return event;
+  const verdict = matchFilter(where, subject, subscriber.kindOf);
+  if (verdict !== undefined) return verdict ? event : undefined;
+  // Memory cannot decide (a relation path, `like`): the database decides for a row that still exists; a deleted one
+  // can no longer be asked about, so its event is not delivered.
+  if (event.event === 'deleted') return undefined;
+  const key = Object.fromEntries(entity.metadata.primaryKeys.map((field) => [field, subject[field]]));
+  const row = await entity.adapter.findOne({ key, where, view: 'all' });
+  return row ? event : undefined;
+}
+
+async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {
+  if (!findMany.policy) return true;
+  return (await findMany.policy({ operation: 'findMany', params: {}, context })) === true;
+}
+
+/** The filter (list grammar, `findMany`'s allowlists, own columns) and the row id of a subscription's query. */
+function readSubscriptionQuery(
+  query: SubscribeOptions['query'],
+  findMany: ResolvedOperation,
+): { filter?: FilterNode; id?: string } {
+  const allowlist = findMany.list!.filter;
+  const errors = new QueryErrors();
+  let filter: FilterNode | undefined;
+  let id: string | undefined;
+  if (query === undefined) return {};
+  if (Array.isArray(query)) {
+    const pairs = query as QueryPairs;
+    const rest = pairs.filter(([key]) => !SUBSCRIPTION_PARAMS.has(key));
+    for (const [key] of rest) {
+      if (key !== 'filter' && !key.startsWith('filter['))
+        errors.unsupportedParam(key, `${key} is not taken by an event subscription; it takes filter and id.`);
+    }
+    const wire = readListParams(
+      rest.filter(([key]) => key === 'filter' || key.startsWith('filter[')),
+      errors,
+    );
+    filter = andFilters(
+      wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, allowlist, errors),
+      wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, allowlist, errors),
+    );
+    const ids = pairs.filter(([key]) => key === 'id');
+    if (ids.length > 1) errors.add('id', 'repeated', 'id is given more than once. Send it once.');
+    id = ids[0]?.[1];
+  } else {
+    const { filter: expression, id: given, ...unknown } = query as { filter?: unknown; id?: unknown };
+    for (const key of Object.keys(unknown))
+      errors.unsupportedParam(key, `${key} is not taken by an event subscription; it takes filter and id.`);
+    filter = expression === undefined ? undefined : resolveFilterExpression(expression, allowlist, errors);
+    id = given === undefined ? undefined : String(given);
+  }
+  if (filter && hasRelationPath(filter))
+    errors.add('filter', 'relation_path', 'An event subscription filters on the entity’s own fields only.');
+  errors.throwIfAny();
+  return { ...(filter ? { filter } : {}), ...(id !== undefined ? { id } : {}) };
+}
+
+function hasRelationPath(node: FilterNode): boolean {
+  if (node.kind === 'not') return hasRelationPath(node.child);
+  if (node.kind !== 'condition') return node.children.some(hasRelationPath);
+  return node.field.includes('.');
+}
+
+/** The row's route id: its lookup field (identifier or primary key), or the key's values joined by `,`. */
+function lookupOf(entity: ResolvedEntity, subject: Readonly<Record<string, unknown>>): string {
+  return entity.lookup.fields.map((field) => String(subject[field])).join(',');
+}
+
+const kindsByEntity = new WeakMap<ResolvedEntity, ReadonlyMap<string, ColumnKind>>();
+
+function kindsOf(entity: ResolvedEntity): ReadonlyMap<string, ColumnKind> {
+  let kinds = kindsByEntity.get(entity);
+  if (!kinds) {
+    kinds = new Map(entity.metadata.columns.map((column) => [column.property, column.kind]));
+    kindsByEntity.set(entity, kinds);
+  }
+  return kinds;
+}

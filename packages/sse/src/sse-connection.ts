@@ -1,0 +1,79 @@
+/**
+ * One subscriber's open stream: events reach it in publish order, each admitted (or not) by its own subscription;
+ * heartbeats keep proxies from closing it; a subscriber that falls too far behind is disconnected, and a closed
+ * connection lets go of everything it held.
+ */
+import type { ServerResponse } from 'node:http';
+import type { RealtimeSubscription } from '@svc/core';
+import type { BufferedEvent } from './event-buffer';
+
+export interface SseConnectionOptions {
+  readonly subscription: RealtimeSubscription;
+  readonly response: ServerResponse;
+  readonly heartbeatMs: number;
+  /** Events waiting for their admission check before the subscriber counts as too slow. */
+  readonly maxPending: number;
+  /** Bytes written but not yet taken by the client before the subscriber counts as too slow. */
+  readonly maxBufferedBytes: number;
+  /** Called once, when the connection ends for any reason. */
+  readonly onClose: (connection: SseConnection) => void;
+  /** A failed admission check (a policy that threw): reported, and the event is not delivered. */
+  readonly onError: (error: unknown) => void;
+}
+
+export class SseConnection {
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private closed = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly options: SseConnectionOptions) {
+    const { response } = options;
+    this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), options.heartbeatMs);
+    this.heartbeat.unref();
+    response.on('close', () => this.close());
+    response.on('error', () => this.close());
+  }
+
+  get entity(): string {
+    return this.options.subscription.entity;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Queues an event for this subscriber, behind the ones before it. */
+  enqueue(entry: BufferedEvent): void {
+    if (this.closed) return;
+    if (++this.pending > this.options.maxPending) return this.close();
+    this.tail = this.tail.then(async () => {
+      this.pending--;
+      if (this.closed) return;
+      let admitted;
+      try {
+        admitted = await this.options.subscription.admit(entry.event);
+      } catch (error) {
+        this.options.onError(error);
+        return;
+      }
+      if (admitted) this.write(`id: ${entry.id}\nevent: ${admitted.event}\ndata: ${JSON.stringify(admitted)}\n\n`);
+    });
+  }
+
+  /** Writes a frame now (the retry hint, a reset), ahead of nothing queued. */
+  write(frame: string): void {
+    if (this.closed) return;
+    const { response } = this.options;
+    if (response.writableLength > this.options.maxBufferedBytes) return this.close();
+    response.write(frame);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    if (!this.options.response.writableEnded) this.options.response.end();
+    this.options.onClose(this);
+  }
+}
