@@ -6,6 +6,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcModule } from '@svc/nestjs';
+import { sse } from '@svc/sse';
 import { typeorm } from '@svc/typeorm';
 import { editorsWrite } from './access/editors-write-policy';
 import { RoleGuard } from './access/role.guard';
@@ -15,6 +16,7 @@ import { BooksController } from './controllers/books.controller';
 import { ReviewsController } from './controllers/reviews.controller';
 import { TagsController } from './controllers/tags.controller';
 import { databaseOptions } from './database-options';
+import { LivePageController } from './live/live-page.controller';
 
 export interface AppModuleOptions {
   /** A database URL as `DATABASE_URL` takes it (`':memory:'` for tests). @default process.env.DATABASE_URL */
@@ -37,9 +39,11 @@ export class AppModule {
           graphql: { exclude: ['Review'] },
           // The agent tools at /mcp (Streamable HTTP); they page by limit and offset, so reviews stay out too.
           mcp: { name: 'bookstore', exclude: ['Review'] },
+          // Realtime events over Server-Sent Events: books turn them on (GET /books/events); the page at / uses them.
+          realtimeTransports: [sse()],
         }),
       ],
-      controllers: [AuthorsController, BooksController, TagsController, ReviewsController],
+      controllers: [AuthorsController, BooksController, TagsController, ReviewsController, LivePageController],
       providers: [{ provide: APP_GUARD, useClass: RoleGuard }, BookstoreSeeder],
     };
   }

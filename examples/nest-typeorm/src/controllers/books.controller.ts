@@ -33,6 +33,8 @@ const publishOne: OperationHandler = async (input, context) => {
   search: { fields: ['title'], mode: 'words' },
   include: { fields: ['author'] },
   pagination: { defaultLimit: 10, maxLimit: 50 },
+  // Every committed write of a book is an event on GET /books/events (Server-Sent Events).
+  realtime: {},
   schema: { input: { create: WRITABLE, update: WRITABLE, patch: WRITABLE } },
   operations: {
     // Declaring a custom operation makes the map a whitelist, so the standard operations are named too.

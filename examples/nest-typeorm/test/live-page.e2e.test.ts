@@ -1,0 +1,70 @@
+/**
+ * The example's live page at `/`, in headless Chromium: it lists the books, and a book created over REST appears on
+ * it without a reload (Server-Sent Events from `GET /books/events`); patched and deleted books follow. A screenshot is
+ * saved under test-output/realtime/.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { writeTestOutput } from '../../../test/support/openapi-checks';
+import { AppModule } from '../src/app.module';
+
+const CHROMIUM = '/usr/bin/chromium';
+const EDITOR = { 'x-role': 'editor', 'content-type': 'application/json' };
+
+describe('examples/nest-typeorm live page', () => {
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows a book created over REST without a reload, then its change and its removal', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      await page.goto(`${base}/`);
+      await page.waitForSelector('#status.live');
+      const before = await page.locator('#books li').count();
+      expect(before).toBeGreaterThan(0);
+      const created = await fetch(`${base}/books`, {
+        method: 'POST',
+        headers: EDITOR,
+        body: JSON.stringify({ title: 'Aaa, Live From The Stream', pages: 321 }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      const row = page.locator(`#books li[data-id="${id}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain('Aaa, Live From The Stream');
+      expect(await page.locator('#books li').count()).toBe(before + 1);
+      writeTestOutput('realtime/live-page.png', await page.screenshot());
+      await fetch(`${base}/books/${id}`, { method: 'PATCH', headers: EDITOR, body: JSON.stringify({ pages: 322 }) });
+      await page.waitForFunction(
+        (rowId) => document.querySelector(`li[data-id="${rowId}"]`)?.textContent?.includes('322'),
+        id,
+      );
+      await fetch(`${base}/books/${id}`, { method: 'DELETE', headers: { 'x-role': 'editor' } });
+      await row.waitFor({ state: 'detached' });
+      expect(await page.locator('#books li').count()).toBe(before);
+    } finally {
+      await browser.close();
+    }
+  }, 60000);
+});
