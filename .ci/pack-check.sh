@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The packages as a consumer gets them: pack @svc/core, @svc/typeorm and @svc/nestjs, install the tarballs with npm
-# into a fresh app outside the workspace (with the peers at the versions the workspace tests), boot that app on SQLite
-# and ask it for one list. Nothing is copied from the workspace's node_modules: npm resolves, fetches and builds
+# The packages as a consumer gets them: pack @svc/core, @svc/typeorm, @svc/nestjs, @svc/sse, @svc/graphql and @svc/mcp,
+# install the tarballs with npm into a fresh app outside the workspace (with the peers at the versions the workspace
+# tests), boot that app on SQLite with realtime, GraphQL and the MCP tools on, and ask it for a list, an event stream's
+# headers, a GraphQL query and the tool list. Nothing is copied from the workspace's node_modules: npm resolves, fetches and builds
 # everything itself (better-sqlite3 included), so a missing file, export, dependency or peer fails here.
 # PACK_CHECK_KEEP=1 keeps the app folder after a pass (it is always kept after a failure).
 set -euo pipefail
@@ -9,11 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 STARTED=$SECONDS
-PACKAGES=(core typeorm nestjs)
+PACKAGES=(core typeorm nestjs sse graphql mcp)
 # The peers (and the app's own stack) the tarballs are installed with; their versions are the workspace's.
 PEERS=(
   @nestjs/common @nestjs/core @nestjs/platform-express @nestjs/typeorm typeorm better-sqlite3
-  reflect-metadata rxjs class-validator class-transformer
+  reflect-metadata rxjs class-validator class-transformer graphql graphql-http @modelcontextprotocol/server
 )
 
 WORK=$(mktemp -d /tmp/svc-pack-check.XXXXXX)
@@ -80,6 +81,7 @@ const { EntitySchema } = require('typeorm');
 const { Svc, SvcModule } = require('@svc/nestjs');
 const { typeorm } = require('@svc/typeorm');
 const { createSvc } = require('@svc/core');
+const { sse } = require('@svc/sse');
 
 class Book {}
 const BookSchema = new EntitySchema({
@@ -93,7 +95,7 @@ const BookSchema = new EntitySchema({
 });
 
 const BooksController = Reflect.decorate(
-  [Svc(Book, { filter: { fields: ['title', 'pages'] } }), Controller('books')],
+  [Svc(Book, { filter: { fields: ['title', 'pages'] }, realtime: {} }), Controller('books')],
   class BooksController {},
 );
 
@@ -102,7 +104,7 @@ const AppModule = Reflect.decorate(
     Module({
       imports: [
         TypeOrmModule.forRoot({ type: 'better-sqlite3', database: ':memory:', entities: [BookSchema], synchronize: true }),
-        SvcModule.forRoot({ infrastructure: typeorm() }),
+        SvcModule.forRoot({ infrastructure: typeorm(), realtimeTransports: [sse()], graphql: true, mcp: true }),
       ],
       controllers: [BooksController],
     }),
@@ -130,6 +132,27 @@ async function main() {
       throw new Error(`GET /books did not answer the created book in a list envelope: ${JSON.stringify(body)}`);
     }
     console.log(`GET /books answered 200 with ${JSON.stringify(body)}`);
+    const root = base.replace(/\/books$/, '');
+    const events = await fetch(`${base}/events`, { method: 'HEAD' });
+    if (events.status !== 200 || !String(events.headers.get('content-type')).startsWith('text/event-stream'))
+      throw new Error(`HEAD /books/events answered ${events.status} ${events.headers.get('content-type')}`);
+    const graphql = await fetch(`${root}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ books { total items { title } } }' }),
+    });
+    const answer = await graphql.json();
+    if (graphql.status !== 200 || answer.data?.books?.items?.[0]?.title !== 'Dune')
+      throw new Error(`POST /graphql answered ${graphql.status}: ${JSON.stringify(answer)}`);
+    const tools = await fetch(`${root}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: 'localhost' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    const listedTools = await tools.text();
+    if (tools.status !== 200 || !listedTools.includes('book_find_many'))
+      throw new Error(`POST /mcp tools/list answered ${tools.status}: ${listedTools.slice(0, 300)}`);
+    console.log('GET /books/events, POST /graphql and POST /mcp tools/list answered as expected');
   } finally {
     await app.close();
   }
