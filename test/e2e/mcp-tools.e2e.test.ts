@@ -171,6 +171,7 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
           'data'
         ]!;
         expect((note['properties'] as Record<string, unknown>)['priority']).toEqual({
+          type: 'string',
           enum: ['low', 'normal', 'high'],
         });
         const patch = (tool('book_patch_one').inputSchema['properties'] as Record<string, Record<string, unknown>>)[

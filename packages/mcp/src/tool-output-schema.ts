@@ -2,39 +2,14 @@
  * The output schema of each tool: what a success serves (the item, the list envelope, or the outcome of a delete),
  * or, for a refused or failed call, the problem object; strict clients check every result against it.
  */
-import type { EntityDescription } from '@svc/core';
+import { PROBLEM_JSON_SCHEMA, type EntityDescription } from '@svc/core';
 import { servedSchema, type JsonSchema } from './json-schema';
 import type { ToolOperation } from './tool-input-schema';
 
 /** The problem object (RFC 9457 problem details with Svc's code) that a failed call serves as structured content. */
 export const PROBLEM_SCHEMA: JsonSchema = {
-  type: 'object',
+  ...PROBLEM_JSON_SCHEMA,
   description: 'A refused or failed call (isError): the problem, with its SVC_* code.',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string', pattern: '^SVC_' },
-    instance: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          param: { type: 'string' },
-          field: { type: 'string' },
-          code: { type: 'string' },
-          detail: { type: 'string' },
-        },
-        required: ['code', 'detail'],
-      },
-    },
-    requestId: { type: 'string' },
-    params: { type: 'object' },
-    internals: {},
-  },
-  required: ['type', 'title', 'status', 'detail', 'code'],
 };
 
 /** An item as served: the output fields with their kinds; embedded relations are extra keys. */

@@ -2,9 +2,13 @@
  * JSON Schemas of what Svc serves and takes, built from the description API in OpenAPI 3.1 form: a value that may
  * be null has a type list holding `'null'` (never 3.0's `nullable`), so the document is valid 3.1 as it is.
  */
-import type {
-  ColumnKind,
-  EntityDescription,
+import {
+  admitNull,
+  columnJsonSchema,
+  PROBLEM_JSON_SCHEMA,
+  type ColumnSchemaSource,
+  type EntityDescription,
+  type SchemaDirection,
   FieldDescription,
   WriteFieldDescription,
   WriteSlotDescription,
@@ -13,68 +17,11 @@ import type {
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;
 
-/** Whether a schema describes what a client sends (format checks apply) or what the server answers. */
-export type SchemaDirection = 'input' | 'output';
+export { admitNull, type SchemaDirection };
 
 /** The schema of one column value, by its kind; `nullable` admits null through the type list. */
-export function columnSchema(
-  field: {
-    readonly kind: ColumnKind;
-    readonly nullable: boolean;
-    readonly enumValues?: readonly (string | number)[];
-    readonly length?: number;
-  },
-  direction: SchemaDirection,
-): JsonSchema {
-  const schema = baseSchema(field, direction);
-  return field.nullable ? admitNull(schema) : schema;
-}
-
-function baseSchema(
-  field: { readonly kind: ColumnKind; readonly enumValues?: readonly (string | number)[]; readonly length?: number },
-  direction: SchemaDirection,
-): JsonSchema {
-  switch (field.kind) {
-    case 'string':
-      return direction === 'input' && field.length !== undefined
-        ? { type: 'string', maxLength: field.length }
-        : { type: 'string' };
-    case 'uuid':
-      return { type: 'string', format: 'uuid' };
-    case 'integer':
-      return { type: 'integer', ...(direction === 'input' ? { minimum: -2147483648, maximum: 2147483647 } : {}) };
-    case 'number':
-      return { type: 'number' };
-    // Drivers answer 64-bit integers and decimals as strings where JavaScript numbers would lose precision.
-    case 'bigint':
-      return { type: ['integer', 'string'], pattern: '^-?\\d{1,19}$' };
-    case 'decimal':
-      return { type: ['number', 'string'], pattern: '^-?\\d+(\\.\\d+)?$' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return {};
-    case 'enum': {
-      const values = [...(field.enumValues ?? [])];
-      const types = [...new Set(values.map((value) => (typeof value === 'number' ? 'number' : 'string')))];
-      return { type: types.length === 1 ? types[0] : types, enum: values };
-    }
-  }
-}
-
-/** The same schema, admitting null as well (3.1: `'null'` in the type list, and in `enum` when there is one). */
-export function admitNull(schema: JsonSchema): JsonSchema {
-  if (schema['type'] === undefined) return schema; // no type: null is admitted already
-  const types = Array.isArray(schema['type']) ? (schema['type'] as string[]) : [schema['type'] as string];
-  return {
-    ...schema,
-    type: types.includes('null') ? types : [...types, 'null'],
-    ...(Array.isArray(schema['enum']) ? { enum: [...(schema['enum'] as unknown[]), null] } : {}),
-  };
+export function columnSchema(field: ColumnSchemaSource, direction: SchemaDirection): JsonSchema {
+  return columnJsonSchema(field, direction) as JsonSchema;
 }
 
 /** Finds an entity's description by name, for the relations it embeds. */
@@ -227,29 +174,4 @@ export const JSON_PATCH_SCHEMA: JsonSchema = {
 };
 
 /** A problem details object (RFC 9457) as Svc answers every error. */
-export const PROBLEM_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    type: { type: 'string', description: 'A stable URI per code.' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string', description: 'What went wrong and what to do next.' },
-    instance: { type: 'string' },
-    code: { type: 'string', description: 'The SVC_* code.' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          param: { type: 'string' },
-          field: { type: 'string' },
-          code: { type: 'string' },
-          detail: { type: 'string' },
-        },
-        required: ['code', 'detail'],
-      },
-    },
-    requestId: { type: 'string' },
-  },
-  required: ['type', 'title', 'status', 'code'],
-};
+export const PROBLEM_SCHEMA: JsonSchema = PROBLEM_JSON_SCHEMA as JsonSchema;
