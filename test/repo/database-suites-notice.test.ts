@@ -1,7 +1,13 @@
 /** `pnpm test` without the SVC_TEST_* variables ends by saying which database suites did not run and how to run them. */
 import { join } from 'node:path';
 import config from '../../jest.config';
-import { databaseSuitesNotice, OPTIONAL_DATABASES, selectsDatabaseSuites } from '../support/database-suites-notice';
+import {
+  databaseSuitesNotice,
+  OPTIONAL_DATABASES,
+  REDIS_SUITE,
+  redisSuitesNotice,
+  selectsDatabaseSuites,
+} from '../support/database-suites-notice';
 import { readText, REPO_ROOT } from './repo-files';
 
 const POSTGRES = 'SVC_TEST_POSTGRES_URL';
@@ -32,6 +38,26 @@ describe('the database suites notice', () => {
   describe('when both are set', () => {
     it('says nothing', () => {
       expect(databaseSuitesNotice({ [POSTGRES]: 'postgres://db/test', [MYSQL]: 'mysql://db/test' })).toBeUndefined();
+    });
+  });
+
+  describe('for the Redis suites', () => {
+    it('names SVC_TEST_REDIS_URL with an example value when it is unset or empty, and says nothing when it is set', () => {
+      expect(redisSuitesNotice({})).toBe(
+        'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (see README.md, "pnpm test").',
+      );
+      expect(redisSuitesNotice({ SVC_TEST_REDIS_URL: '' })).toMatch(/^Redis suites did not run/);
+      expect(redisSuitesNotice({ SVC_TEST_REDIS_URL: 'redis://db:6379' })).toBeUndefined();
+    });
+
+    it('speaks after a run that selects a Redis suite, and not after one that selects none', () => {
+      const redis = REDIS_SUITE;
+      expect(
+        selectsDatabaseSuites({ rootDir: REPO_ROOT, testPathPatterns: { patterns: ['redis-faults'] } }, redis),
+      ).toBe(true);
+      expect(selectsDatabaseSuites({ rootDir: REPO_ROOT, testPathPatterns: { patterns: ['examples'] } }, redis)).toBe(
+        false,
+      );
     });
   });
 

@@ -20,6 +20,14 @@ export const OPTIONAL_DATABASES: readonly OptionalDatabase[] = [
 
 /** A suite runs once per database when it iterates `TEST_DATABASES` (test/support/test-databases.ts). */
 const DATABASE_SUITE = /\bTEST_DATABASES\b/;
+/** A suite that needs Redis runs its tests through `describeWithRedis`: only when `SVC_TEST_REDIS_URL` is set. */
+export const REDIS_SUITE = /\bdescribeWithRedis\b/;
+
+/** The notice for Redis suites when `SVC_TEST_REDIS_URL` is unset; undefined when it is set. */
+export function redisSuitesNotice(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env['SVC_TEST_REDIS_URL']) return undefined;
+  return 'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (see README.md, "pnpm test").';
+}
 
 /**
  * The notice for the variables `env` leaves unset, such as `PostgreSQL and MariaDB suites did not run: set
@@ -43,17 +51,17 @@ export interface NoticeConfig {
  * Whether the run selected a database suite: every run without path patterns does; a run with patterns does when
  * one of them matches a database suite's path, as jest matches them (case-insensitive, against the absolute path).
  */
-export function selectsDatabaseSuites(config: NoticeConfig): boolean {
+export function selectsDatabaseSuites(config: NoticeConfig, suite: RegExp = DATABASE_SUITE): boolean {
   const patterns = config.testPathPatterns?.patterns ?? [];
   if (patterns.length === 0) return true;
   const selected = new RegExp(patterns.join('|'), 'i');
-  return databaseSuites(config.rootDir).some((path) => selected.test(path));
+  return databaseSuites(config.rootDir, suite).some((path) => selected.test(path));
 }
 
-/** The test files under `test/` and under each package's `test/` that run per database. */
-function databaseSuites(rootDir: string): string[] {
+/** The test files under `test/` and under each package's `test/` whose text matches `suite`. */
+function databaseSuites(rootDir: string, suite: RegExp): string[] {
   const dirs = [join(rootDir, 'test'), ...subdirs(join(rootDir, 'packages')).map((dir) => join(dir, 'test'))];
-  return dirs.flatMap(testFiles).filter((path) => DATABASE_SUITE.test(readFileSync(path, 'utf8')));
+  return dirs.flatMap(testFiles).filter((path) => suite.test(readFileSync(path, 'utf8')));
 }
 
 function testFiles(dir: string): string[] {
@@ -83,4 +91,6 @@ function subdirs(dir: string): string[] {
 export default function printDatabaseSuitesNotice(config: NoticeConfig): void {
   const notice = databaseSuitesNotice(process.env);
   if (notice && selectsDatabaseSuites(config)) process.stderr.write(`\n${notice}\n`);
+  const redis = redisSuitesNotice(process.env);
+  if (redis && selectsDatabaseSuites(config, REDIS_SUITE)) process.stderr.write(`\n${redis}\n`);
 }

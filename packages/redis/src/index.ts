@@ -1,2 +1,6 @@
-/** Public API of @svc/redis. */
-export {};
+/** @svc/redis: every public export, by name. */
+export { redisCacheStore, RedisCacheStore } from './redis-cache-store';
+export type { RedisCacheStoreOptions } from './redis-cache-store';
+export { redisRealtime, RedisEventLog } from './redis-event-log';
+export type { RedisRealtimeOptions, RedisLoggedEvent } from './redis-event-log';
+export type { RedisConnection, RedisPartOptions } from './redis-connection';

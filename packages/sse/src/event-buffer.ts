@@ -1,28 +1,29 @@
 /**
- * The bounded memory of recent events that resume reads from: each event gets the next position, and a subscriber
- * that reconnects with the last position it saw gets what came after it, or learns that it has aged out.
+ * The default event log: a bounded memory of recent events in this process. Each event gets the next position, and a
+ * subscriber that reconnects with the last position it saw gets what came after it, or learns that it has aged out.
  */
 import type { RealtimeEvent } from '@svc/core';
+import type { EventLog, LoggedEvent } from './event-log';
 
-export interface BufferedEvent {
-  /** The SSE id: this buffer's epoch and the event's position, `<epoch>-<position>`. */
-  readonly id: string;
-  readonly event: RealtimeEvent;
-}
-
-export class EventBuffer {
-  private readonly entries: BufferedEvent[] = [];
+export class EventBuffer implements EventLog {
+  private readonly entries: LoggedEvent[] = [];
   private next = 1;
   /** Tells this buffer's ids from an earlier process's, so a resume across a restart is a reset, not a wrong replay. */
   private readonly epoch = Date.now().toString(36);
+  private listener: ((entry: LoggedEvent) => void) | undefined;
 
   constructor(private readonly size: number) {}
 
-  append(event: RealtimeEvent): BufferedEvent {
+  listen(listener: (entry: LoggedEvent) => void): void {
+    this.listener = listener;
+  }
+
+  /** Keeps the event under the next position and delivers it at once. */
+  append(event: RealtimeEvent): void {
     const entry = { id: `${this.epoch}-${this.next++}`, event };
     this.entries.push(entry);
     if (this.entries.length > this.size) this.entries.shift();
-    return entry;
+    this.listener?.(entry);
   }
 
   /** The id of the newest event, or undefined before the first. */
@@ -34,7 +35,7 @@ export class EventBuffer {
    * The events after `id`, oldest first; undefined when `id` is not one this buffer can resume from (aged out, from
    * another process, or malformed).
    */
-  since(id: string): BufferedEvent[] | undefined {
+  since(id: string): LoggedEvent[] | undefined {
     const match = /^([a-z0-9]+)-(\d+)$/.exec(id);
     if (!match || match[1] !== this.epoch) return undefined;
     const position = Number(match[2]);
@@ -46,7 +47,7 @@ export class EventBuffer {
     return this.entries.filter((entry) => this.position(entry) > position);
   }
 
-  private position(entry: BufferedEvent): number {
+  private position(entry: LoggedEvent): number {
     return Number(entry.id.slice(entry.id.indexOf('-') + 1));
   }
 }

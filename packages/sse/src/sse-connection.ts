@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RealtimeSubscription } from '@svc/core';
-import type { BufferedEvent } from './event-buffer';
+import type { LoggedEvent } from './event-log';
 
 export interface SseConnectionOptions {
   readonly subscription: RealtimeSubscription;
@@ -25,6 +25,8 @@ export class SseConnection {
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private closed = false;
+  /** Live events held back while a replay is read (an asynchronous log), or undefined. */
+  private held: LoggedEvent[] | undefined;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly options: SseConnectionOptions) {
@@ -43,9 +45,30 @@ export class SseConnection {
     return !this.closed;
   }
 
+  /** Holds live events back until `resume`: the replay is still being read. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /**
+   * Sends the replay, then the live events held meanwhile that the replay did not already contain: a live event that
+   * arrived while the replay was read is in it or after it, so nothing is lost or sent twice.
+   */
+  resume(replay: readonly LoggedEvent[]): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    const replayed = new Set(replay.map((entry) => entry.id));
+    for (const entry of replay) this.enqueue(entry);
+    for (const entry of held) if (!replayed.has(entry.id)) this.enqueue(entry);
+  }
+
   /** Queues an event for this subscriber, behind the ones before it. */
-  enqueue(entry: BufferedEvent): void {
+  enqueue(entry: LoggedEvent): void {
     if (this.closed) return;
+    if (this.held) {
+      if (this.held.push(entry) > this.options.maxPending) this.close();
+      return;
+    }
     if (++this.pending > this.options.maxPending) return this.close();
     this.tail = this.tail.then(async () => {
       this.pending--;

@@ -1,10 +1,11 @@
 /**
- * Server-Sent Events as a realtime transport: `publish` receives every committed event once; each open stream gets the
- * events its own subscription admits, with resumable ids from a bounded buffer.
+ * Server-Sent Events as a realtime transport: `publish` receives every committed event once and appends it to the event
+ * log; each open stream gets the events the log delivers that its own subscription admits, with resumable ids.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RealtimeEvent, RealtimeSubscription, RealtimeTransport } from '@svc/core';
 import { EventBuffer } from './event-buffer';
+import type { EventLog, LoggedEvent, LoggedEventsSince } from './event-log';
 import { SseConnection } from './sse-connection';
 
 export interface SseOptions {
@@ -20,6 +21,11 @@ export interface SseOptions {
   readonly maxBufferedBytes?: number;
   /** A subscriber's admission check failed (its policy threw, say): the event is not delivered to it. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Where events are kept for resume and delivered from. @default an in-memory log of `bufferSize` events in this
+   * process; `redisRealtime(...)` from `@svc/redis` shares one between app instances.
+   */
+  readonly log?: EventLog;
 }
 
 /** What a binding hands over to open one stream. */
@@ -40,9 +46,9 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 
 export class SseTransport implements RealtimeTransport {
   readonly name = 'sse';
-  private readonly buffer: EventBuffer;
+  private readonly log: EventLog;
   private readonly connections = new Map<string, Set<SseConnection>>();
-  private readonly settings: Required<Omit<SseOptions, 'onError'>> & Pick<SseOptions, 'onError'>;
+  private readonly settings: Required<Omit<SseOptions, 'onError' | 'log'>> & Pick<SseOptions, 'onError'>;
 
   constructor(options: SseOptions = {}) {
     this.settings = {
@@ -53,7 +59,8 @@ export class SseTransport implements RealtimeTransport {
       maxBufferedBytes: positive(options.maxBufferedBytes, 1024 * 1024, 'maxBufferedBytes'),
       onError: options.onError,
     };
-    this.buffer = new EventBuffer(this.settings.bufferSize);
+    this.log = options.log ?? new EventBuffer(this.settings.bufferSize);
+    this.log.listen((entry) => this.deliver(entry));
   }
 
   /** Open streams, per entity (for tests and metrics). */
@@ -65,8 +72,12 @@ export class SseTransport implements RealtimeTransport {
   }
 
   async publish(event: RealtimeEvent): Promise<void> {
-    const entry = this.buffer.append(event);
-    for (const connection of this.connections.get(event.entity) ?? []) connection.enqueue(entry);
+    await this.log.append(event);
+  }
+
+  /** An event the log delivered (published here or, with a shared log, on another instance): to every open stream. */
+  private deliver(entry: LoggedEvent): void {
+    for (const connection of this.connections.get(entry.event.entity) ?? []) connection.enqueue(entry);
   }
 
   /** Opens a stream: headers and the retry hint at once, then missed events (or a reset), then live ones. */
@@ -86,19 +97,46 @@ export class SseTransport implements RealtimeTransport {
       onError: (error) => this.report(error),
     });
     connection.write(`retry: ${this.settings.retryMs}\n\n`);
-    // Registration and the replay snapshot happen in one synchronous step: nothing published in between is lost or
-    // sent twice.
-    const missed = args.lastEventId === undefined ? [] : this.buffer.since(args.lastEventId);
-    if (missed === undefined) {
-      const position = this.buffer.lastId;
-      connection.write(
-        `${position ? `id: ${position}\n` : ''}event: reset\ndata: ${JSON.stringify(resetOf(args.lastEventId))}\n\n`,
-      );
-    }
+    // The connection is registered before the replay is read: a live event published meanwhile is either in the replay
+    // or after it. A synchronous log answers in the same step; an asynchronous one holds live events until it has.
+    const position = this.log.lastId;
     let set = this.connections.get(subscription.entity);
     if (!set) this.connections.set(subscription.entity, (set = new Set()));
     set.add(connection);
-    for (const entry of missed ?? []) connection.enqueue(entry);
+    if (args.lastEventId === undefined) return this.opened(connection);
+    const lastEventId = args.lastEventId;
+    let missed: LoggedEventsSince | Promise<LoggedEventsSince>;
+    try {
+      missed = this.log.since(lastEventId);
+    } catch {
+      missed = undefined;
+    }
+    if (!isPromise(missed)) return this.replay(connection, lastEventId, missed, position);
+    connection.hold();
+    missed.then(
+      (entries) => this.replay(connection, lastEventId, entries, position),
+      () => this.replay(connection, lastEventId, undefined, position),
+    );
+    return connection;
+  }
+
+  /** Sends what the subscriber missed, or a reset when the log cannot say, then the live events. */
+  private replay(
+    connection: SseConnection,
+    lastEventId: string,
+    missed: LoggedEventsSince,
+    position: string | undefined,
+  ): SseConnection {
+    if (missed === undefined) {
+      connection.write(
+        `${position ? `id: ${position}\n` : ''}event: reset\ndata: ${JSON.stringify(resetOf(lastEventId))}\n\n`,
+      );
+    }
+    connection.resume(missed ?? []);
+    return this.opened(connection);
+  }
+
+  private opened(connection: SseConnection): SseConnection {
     if (!connection.isOpen) this.release(connection);
     return connection;
   }
@@ -109,9 +147,12 @@ export class SseTransport implements RealtimeTransport {
     response.end();
   }
 
-  /** Ends every open stream (the app is shutting down). */
+  /** Ends every open stream and lets go of the log (the app is shutting down). */
   close(): void {
     for (const set of [...this.connections.values()]) for (const connection of [...set]) connection.close();
+    void Promise.resolve()
+      .then(() => this.log.close?.())
+      .catch((error: unknown) => this.report(error));
   }
 
   private release(connection: SseConnection): void {
@@ -136,6 +177,10 @@ function resetOf(lastEventId: string | undefined): { reason: string; lastEventId
     reason: 'The events after the id you resumed from are no longer kept. Read the current state again.',
     ...(lastEventId !== undefined ? { lastEventId } : {}),
   };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -1,0 +1,208 @@
+/**
+ * The SSE transport's event log on a Redis Stream, shared by every app instance: `append` is an XADD of the event and
+ * its subject (the stream capped near `bufferSize`); one blocking XREAD loop per instance hands every entry, from any
+ * instance, to the local transport, whose own subscriptions admit it per subscriber; the stream ids are the SSE ids,
+ * so a subscriber resumes (XRANGE) on any instance. When Redis is unreachable or slow, events stay on the instance
+ * that published them, under local ids, and the outage is reported once; the loop picks up again when Redis is back.
+ */
+import type { RealtimeEvent } from '@svc/core';
+import Redis from 'ioredis';
+import { decodeEvent, encodeEvent } from './envelope-codec';
+import { OutageReporter } from './outage-reporter';
+import {
+  bounded,
+  isReady,
+  keyPrefixOf,
+  openRedis,
+  positiveInteger,
+  safeRedisOptions,
+  type RedisConnection,
+  type RedisPartOptions,
+} from './redis-connection';
+
+export interface RedisRealtimeOptions extends RedisPartOptions {
+  /** The stream's name. @default `<keyPrefix>events` */
+  readonly stream?: string;
+  /** Events kept for resume (the stream is trimmed near this length). @default 1000 */
+  readonly bufferSize?: number;
+  /** How long one XREAD waits for new entries before it asks again. @default 5000 */
+  readonly blockMs?: number;
+}
+
+/** An event with its SSE id: what `@svc/sse`'s event log delivers (`LoggedEvent`). */
+export interface RedisLoggedEvent {
+  readonly id: string;
+  readonly event: RealtimeEvent;
+}
+
+/** Stream ids: `<milliseconds>-<sequence>`. */
+const STREAM_ID = /^\d+-\d+$/;
+/** The pause before the loop asks again after a failure. */
+const RETRY_MS = 250;
+
+type StreamEntry = [id: string, fields: string[]];
+
+/** `@svc/sse`'s `EventLog` over a Redis Stream: pass it as `sse({ log })`. */
+export class RedisEventLog {
+  private readonly client: Redis;
+  private readonly owned: boolean;
+  private readonly reader: Redis;
+  private readonly stream: string;
+  private readonly bufferSize: number;
+  private readonly blockMs: number;
+  private readonly timeoutMs: number;
+  private readonly reporter: OutageReporter;
+  private listener: ((entry: RedisLoggedEvent) => void) | undefined;
+  private closed = false;
+  private newest: string | undefined;
+  /** Local ids of events kept on this instance during an outage. */
+  private readonly epoch = Date.now().toString(36);
+  private localCount = 0;
+  /**
+   * Events kept local after an XADD that timed out: Redis may still have taken it, and then the stream brings it back;
+   * this instance has delivered it already. Keyed by channel, event and commit time; forgotten after a minute.
+   */
+  private readonly keptLocal = new Map<string, number>();
+
+  constructor(connection: RedisConnection, options: RedisRealtimeOptions = {}) {
+    this.timeoutMs = positiveInteger(options.commandTimeoutMs, 250, 'commandTimeoutMs');
+    this.bufferSize = positiveInteger(options.bufferSize, 1000, 'bufferSize');
+    this.blockMs = positiveInteger(options.blockMs, 5000, 'blockMs');
+    this.stream = options.stream ?? `${keyPrefixOf(options.keyPrefix)}events`;
+    if (typeof this.stream !== 'string' || this.stream === '')
+      throw new TypeError('@svc/redis: stream must be a non-empty string.');
+    const { client, owned } = openRedis(connection, this.timeoutMs);
+    this.client = client;
+    this.owned = owned;
+    // A blocking read holds its connection: the loop gets its own, which waits longer than one block.
+    const readerOptions = { ...safeRedisOptions(this.blockMs + 2000), lazyConnect: true };
+    this.reader = owned
+      ? new Redis((connection as { url: string }).url, readerOptions)
+      : client.duplicate(readerOptions);
+    this.reporter = new OutageReporter(
+      'realtime fan-out',
+      'events reach only the subscribers of the instance that published them',
+      options.onError,
+      options.onRecover,
+    );
+    client.on('error', (error: unknown) => this.reporter.failed(error));
+    this.reader.on('error', (error: unknown) => this.reporter.failed(error));
+  }
+
+  /** The id of the newest event delivered here. */
+  get lastId(): string | undefined {
+    return this.newest;
+  }
+
+  listen(listener: (entry: RedisLoggedEvent) => void): void {
+    if (this.listener) throw new Error('@svc/redis: this event log already has a transport; use one per sse().');
+    this.listener = listener;
+    void this.loop();
+  }
+
+  /** XADD; when Redis cannot take it in time, the event is delivered here alone, under a local id. Never rejects. */
+  async append(event: RealtimeEvent): Promise<void> {
+    if (!isReady(this.client)) return this.keepLocal(event, new Error(`the connection is ${this.client.status}`));
+    try {
+      await bounded(
+        this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', 'e', encodeEvent(event)),
+        this.timeoutMs,
+      );
+      this.reporter.succeeded();
+    } catch (error) {
+      if (this.keptLocal.size >= 1000) this.keptLocal.delete(this.keptLocal.keys().next().value as string);
+      this.keptLocal.set(fingerprint(event), Date.now());
+      this.keepLocal(event, error);
+    }
+  }
+
+  /** The entries after `id` (XRANGE), or undefined when `id` is not in the stream any more (or never was). */
+  async since(id: string): Promise<RedisLoggedEvent[] | undefined> {
+    if (!STREAM_ID.test(id) || !isReady(this.client)) return undefined;
+    let entries: StreamEntry[];
+    try {
+      entries = (await bounded(this.client.xrange(this.stream, id, '+'), this.timeoutMs)) as StreamEntry[];
+    } catch (error) {
+      this.reporter.failed(error);
+      return undefined;
+    }
+    // The stream is trimmed from its oldest end: while `id` is still there, nothing after it has gone.
+    if (entries[0]?.[0] !== id) return undefined;
+    return entries.slice(1).flatMap((entry) => this.decode(entry) ?? []);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.reader.disconnect();
+    if (!this.owned) return;
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  private keepLocal(event: RealtimeEvent, cause: unknown): void {
+    this.reporter.failed(cause);
+    this.deliver({ id: `local.${this.epoch}.${++this.localCount}`, event });
+  }
+
+  private deliver(entry: RedisLoggedEvent): void {
+    this.newest = entry.id;
+    this.listener?.(entry);
+  }
+
+  /** Reads the stream from its end, then every entry after it, forever; a failure waits a little and reads on. */
+  private async loop(): Promise<void> {
+    let cursor: string | undefined;
+    while (!this.closed) {
+      try {
+        if (this.reader.status === 'wait' || this.reader.status === 'end') await this.reader.connect();
+        cursor ??= await this.end();
+        const reply = (await this.reader.xread('COUNT', 500, 'BLOCK', this.blockMs, 'STREAMS', this.stream, cursor)) as
+          [string, StreamEntry[]][] | null;
+        this.reporter.succeeded();
+        for (const entry of reply?.[0]?.[1] ?? []) {
+          cursor = entry[0];
+          const decoded = this.decode(entry);
+          if (decoded && !this.deliveredLocally(decoded.event)) this.deliver(decoded);
+        }
+      } catch (error) {
+        if (this.closed) return;
+        this.reporter.failed(error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+      }
+    }
+  }
+
+  /** The id of the stream's newest entry, or `0-0` for an empty stream: where this instance starts listening. */
+  private async end(): Promise<string> {
+    const last = (await this.reader.xrevrange(this.stream, '+', '-', 'COUNT', 1)) as StreamEntry[];
+    return last[0]?.[0] ?? '0-0';
+  }
+
+  private deliveredLocally(event: RealtimeEvent): boolean {
+    if (this.keptLocal.size === 0) return false;
+    const now = Date.now();
+    for (const [key, at] of this.keptLocal) if (now - at > 60_000) this.keptLocal.delete(key);
+    return this.keptLocal.delete(fingerprint(event));
+  }
+
+  private decode([id, fields]: StreamEntry): RedisLoggedEvent | undefined {
+    const index = fields.indexOf('e');
+    const event = index === -1 ? undefined : decodeEvent(fields[index + 1] ?? '');
+    return event ? { id, event } : undefined;
+  }
+}
+
+function fingerprint(event: RealtimeEvent): string {
+  return `${event.channel}|${event.event}|${event.occurredAt}`;
+}
+
+/**
+ * `redisRealtime({ url } | { client }, options?)`: realtime events shared by every app instance through a Redis Stream,
+ * for `realtimeTransports: [sse({ log: redisRealtime({ url }) })]`.
+ */
+export function redisRealtime(connection: RedisConnection, options?: RedisRealtimeOptions): RedisEventLog {
+  return new RedisEventLog(connection, options);
+}
