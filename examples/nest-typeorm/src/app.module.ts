@@ -17,15 +17,22 @@ import { ReviewsController } from './controllers/reviews.controller';
 import { TagsController } from './controllers/tags.controller';
 import { databaseOptions } from './database-options';
 import { LivePageController } from './live/live-page.controller';
+import { sharedCache, sharedEvents } from './redis-scale-out';
 
 export interface AppModuleOptions {
   /** A database URL as `DATABASE_URL` takes it (`':memory:'` for tests). @default process.env.DATABASE_URL */
   readonly databaseUrl?: string;
+  /**
+   * A Redis URL: every instance then shares the result cache and realtime events through it; without one, both stay in
+   * the process. @default process.env.REDIS_URL
+   */
+  readonly redisUrl?: string;
 }
 
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions = {}): DynamicModule {
+    const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
     return {
       module: AppModule,
       imports: [
@@ -40,7 +47,9 @@ export class AppModule {
           // The agent tools at /mcp (Streamable HTTP); they page by limit and offset, so reviews stay out too.
           mcp: { name: 'bookstore', exclude: ['Review'] },
           // Realtime events over Server-Sent Events: books turn them on (GET /books/events); the page at / uses them.
-          realtimeTransports: [sse()],
+          // With REDIS_URL, the instances share events and cached reads through Redis (README, "Several instances").
+          realtimeTransports: [sse(sharedEvents(redisUrl))],
+          ...sharedCache(redisUrl),
         }),
       ],
       controllers: [AuthorsController, BooksController, TagsController, ReviewsController, LivePageController],

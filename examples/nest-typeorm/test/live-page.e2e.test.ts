@@ -56,10 +56,7 @@ describe('examples/nest-typeorm live page', () => {
       expect(await page.locator('#books li').count()).toBe(before + 1);
       writeTestOutput('realtime/live-page.png', await page.screenshot());
       await fetch(`${base}/books/${id}`, { method: 'PATCH', headers: EDITOR, body: JSON.stringify({ pages: 322 }) });
-      await page.waitForFunction(
-        (rowId) => document.querySelector(`li[data-id="${rowId}"]`)?.textContent?.includes('322'),
-        id,
-      );
+      await row.filter({ hasText: '322 pages' }).waitFor();
       await fetch(`${base}/books/${id}`, { method: 'DELETE', headers: { 'x-role': 'editor' } });
       await row.waitFor({ state: 'detached' });
       expect(await page.locator('#books li').count()).toBe(before);
