@@ -4,7 +4,7 @@
  * connection lets go of everything it held.
  */
 import type { ServerResponse } from 'node:http';
-import type { RealtimeSubscription } from '@svc/core';
+import type { RealtimeEvent, RealtimeSubscription } from '@svc/core';
 import type { LoggedEvent } from './event-log';
 
 export interface SseConnectionOptions {
@@ -80,7 +80,7 @@ export class SseConnection {
         this.options.onError(error);
         return;
       }
-      if (admitted) this.write(`id: ${entry.id}\nevent: ${admitted.event}\ndata: ${JSON.stringify(admitted)}\n\n`);
+      if (admitted) this.write(frameOf(entry, admitted));
     });
   }
 
@@ -99,4 +99,16 @@ export class SseConnection {
     if (!this.options.response.writableEnded) this.options.response.end();
     this.options.onClose(this);
   }
+}
+
+/** The SSE message of an event, built once for every subscriber that receives the event as published. */
+const frames = new WeakMap<LoggedEvent, string>();
+
+function frameOf(entry: LoggedEvent, admitted: RealtimeEvent): string {
+  const shared = admitted === entry.event;
+  const known = shared ? frames.get(entry) : undefined;
+  if (known !== undefined) return known;
+  const frame = `id: ${entry.id}\nevent: ${admitted.event}\ndata: ${JSON.stringify(admitted)}\n\n`;
+  if (shared) frames.set(entry, frame);
+  return frame;
 }
