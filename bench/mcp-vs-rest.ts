@@ -7,15 +7,8 @@
  * The app runs in a child process (`examples/nest-typeorm`, SQLite in memory, seeded on start) so the load generator
  * does not share its event loop. Run it on a quiet machine: `pnpm exec ts-node --transpile-only bench/mcp-vs-rest.ts`.
  */
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { positiveInt } from './bench-env';
+import { medianRates, sendOnce, startExample, type BenchScenario } from './example-scenarios';
 
-const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
-const DURATION = positiveInt('BENCH_DURATION', 10);
-const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const EXAMPLE = join(__dirname, '..', 'examples', 'nest-typeorm');
 const EDITOR = { 'x-role': 'editor' };
 
 /** What a 2026-07-28 client puts in every request: the revision, who it is, what it can do. */
@@ -40,15 +33,7 @@ function toolCall(name: string, args: Record<string, unknown>): string {
   });
 }
 
-interface Scenario {
-  readonly name: string;
-  readonly method: 'GET' | 'POST' | 'PATCH';
-  readonly path: string;
-  readonly headers: Record<string, string>;
-  readonly body?: string;
-}
-
-const SCENARIOS: readonly Scenario[] = [
+const SCENARIOS: readonly BenchScenario[] = [
   { name: 'REST GET /books?limit=20', method: 'GET', path: '/books?limit=20', headers: {} },
   {
     name: 'MCP book_find_many { limit: 20 }',
@@ -73,52 +58,14 @@ const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-async function startExample(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/main.ts'],
-    {
-      cwd: EXAMPLE,
-      env: { ...process.env, PORT: '0', DATABASE_URL: ':memory:', TS_NODE_PROJECT: join(EXAMPLE, 'tsconfig.json') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /localhost:(\d+)\//.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the example exited (${code}) before listening:\n${out}`)));
-  });
-  return { child, port };
-}
-
 /** The JSON a scenario answers: the REST body, or the tool result's structured content (a failed call throws). */
-async function answer(port: number, scenario: Scenario): Promise<unknown> {
-  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
-    method: scenario.method,
-    headers: scenario.headers,
-    body: scenario.body,
-  });
-  if (!response.ok) throw new Error(`${scenario.name} answered ${response.status}: ${await response.text()}`);
-  const body = (await response.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+async function answer(port: number, scenario: BenchScenario): Promise<unknown> {
+  const body = (await (await sendOnce(port, scenario)).json()) as {
+    result?: { isError?: boolean; structuredContent?: unknown };
+  };
   if (scenario.path !== '/mcp') return body;
   if (!body.result || body.result.isError) throw new Error(`${scenario.name} failed: ${JSON.stringify(body)}`);
   return body.result.structuredContent;
-}
-
-async function load(port: number, scenario: Scenario): Promise<number> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    requests: [{ method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body }],
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
 }
 
 async function main(): Promise<void> {
@@ -132,14 +79,12 @@ async function main(): Promise<void> {
     const { updatedAt: _a, ...rest } = restPatch as Record<string, unknown>;
     const { updatedAt: _b, ...tool } = toolPatch as Record<string, unknown>;
     if (JSON.stringify(rest) !== JSON.stringify(tool)) throw new Error('REST and the tool patched differently.');
-    const rates = SCENARIOS.map(() => [] as number[]);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, scenario] of SCENARIOS.entries()) rates[index]!.push(await load(port, scenario));
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const [restList, toolList, restWrite, toolWrite] = rates.map(median) as [number, number, number, number];
-    console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s:`);
-    SCENARIOS.forEach((scenario, index) => console.log(`  ${scenario.name}: ${median(rates[index]!).toFixed(0)}`));
+    const [restList, toolList, restWrite, toolWrite] = (await medianRates(port, SCENARIOS)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     console.log(`  find_many, MCP / REST: ${(toolList / restList).toFixed(2)}`);
     console.log(`  patch_one, MCP / REST: ${(toolWrite / restWrite).toFixed(2)}`);
   } finally {

@@ -1,0 +1,82 @@
+/**
+ * What the surface benchmarks (GraphQL and MCP against REST) share: the example app in a child process (SQLite in
+ * memory, seeded on start, so the load generator does not share its event loop), and req/s of each scenario at
+ * BENCH_CONNECTIONS (default 10) connections, the scenarios alternating for BENCH_ROUNDS rounds of BENCH_DURATION
+ * seconds, reported as medians.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { positiveInt } from './bench-env';
+
+const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
+const DURATION = positiveInt('BENCH_DURATION', 10);
+const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
+const EXAMPLE = join(__dirname, '..', 'examples', 'nest-typeorm');
+
+/** One request, sent again and again. */
+export interface BenchScenario {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** Starts the example app on a free port; resolves once it listens. */
+export async function startExample(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/main.ts'],
+    {
+      cwd: EXAMPLE,
+      env: { ...process.env, PORT: '0', DATABASE_URL: ':memory:', TS_NODE_PROJECT: join(EXAMPLE, 'tsconfig.json') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /localhost:(\d+)\//.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the example exited (${code}) before listening:\n${out}`)));
+  });
+  return { child, port };
+}
+
+/** Sends a scenario once and returns its response, refusing anything but 2xx. */
+export async function sendOnce(port: number, scenario: BenchScenario): Promise<Response> {
+  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
+  });
+  if (!response.ok) throw new Error(`${scenario.name} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+/** The median req/s of each scenario, in order, after printing them. */
+export async function medianRates(port: number, scenarios: readonly BenchScenario[]): Promise<number[]> {
+  const rates = scenarios.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, scenario] of scenarios.entries()) rates[index]!.push(await load(port, scenario));
+  }
+  const medians = rates.map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+  console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s:`);
+  scenarios.forEach((scenario, index) => console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)}`));
+  return medians;
+}
+
+async function load(port: number, scenario: BenchScenario): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [{ method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body }],
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
