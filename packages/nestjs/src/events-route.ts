@@ -3,8 +3,9 @@
  * (bad filter 400, policy 403, problem+json through Nest's filter), then handed to the SSE transport, which owns the
  * connection from there. Where the entity publishes no events, the path is what it was before: a `findOne` of `events`.
  */
-import { parseQueryString, SvcException } from '@svc/core';
+import { SvcException } from '@svc/core';
 import {
+  queryPairsOf,
   requestStream,
   requestUrl,
   sendNow,
@@ -38,9 +39,7 @@ export function createEventsHandler(controller: Function, findOne: RouteHandler 
       sendNow(response, status, body === undefined ? undefined : JSON.stringify(body));
       return;
     }
-    const url = requestUrl(request);
-    const queryStart = url.indexOf('?');
-    const pairs = parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1));
+    const pairs = queryPairsOf(request);
     const fromQuery = pairs.find(([key]) => key === 'lastEventId')?.[1];
     const header = request.headers['last-event-id'];
     const lastEventId = (Array.isArray(header) ? header[0] : header) ?? fromQuery;

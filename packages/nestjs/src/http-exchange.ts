@@ -3,6 +3,7 @@
  * Nest hands a route Express's `req`/`res` on one platform and Fastify's request/reply on the other.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { parseQueryString, type QueryPairs } from '@svc/core';
 
 /** What Svc reads of a request, on either platform. */
 export interface SvcHttpRequest {
@@ -41,9 +42,19 @@ function isFastify(response: SvcHttpResponse): response is FastifyReplyLike {
   return 'raw' in response && typeof (response as Partial<FastifyReplyLike>).code === 'function';
 }
 
+/** Express's own default JSON body limit (100 kB): a JSON Patch body is no larger than any other, on either platform. */
+export const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
+
 /** The URL as the client sent it, query string included. */
 export function requestUrl(request: SvcHttpRequest): string {
   return request.originalUrl ?? request.url;
+}
+
+/** The query string's pairs, in order, as the wire grammar reads them. */
+export function queryPairsOf(request: SvcHttpRequest): QueryPairs {
+  const url = requestUrl(request);
+  const start = url.indexOf('?');
+  return parseQueryString(start === -1 ? '' : url.slice(start + 1));
 }
 
 /** The Node stream of the request's body. */

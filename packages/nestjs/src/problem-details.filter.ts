@@ -52,10 +52,7 @@ export class ProblemDetailsFilter extends BaseExceptionFilter {
 /** Maps Nest and body-parser errors to catalog codes; anything else stays as it is (SVC_INTERNAL at worst). */
 export function toSvc(error: unknown): unknown {
   if (error instanceof SvcException) return error;
-  const status =
-    error instanceof HttpException
-      ? error.getStatus()
-      : ((error as { status?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode);
+  const status = error instanceof HttpException ? error.getStatus() : (error as { status?: unknown })?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed' || error instanceof SyntaxError || isParseFailure(error)) {

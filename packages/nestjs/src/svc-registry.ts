@@ -19,6 +19,7 @@ import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
 import { applyOpenApi } from './openapi/apply-openapi';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
+import { JSON_PATCH_LIMIT_BYTES } from './http-exchange';
 
 /** The version of an installed package, read from its package.json; undefined when it cannot be read. */
 function installedVersion(name: string): string | undefined {
@@ -120,8 +121,12 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
 
   /** The SSE transport among `realtimeTransports`, which serves the `events` routes. */
   get sse(): SseTransport | undefined {
-    return sseTransportOf(this.options.realtimeTransports);
+    if (this.sseTransport === undefined) this.sseTransport = sseTransportOf(this.options.realtimeTransports) ?? null;
+    return this.sseTransport ?? undefined;
   }
+
+  /** The SSE transport, found once among `realtimeTransports` (null: none). */
+  private sseTransport?: SseTransport | null;
 
   /** Open event streams end when the app closes, so the HTTP server can close. */
   onModuleDestroy(): void {
@@ -168,9 +173,6 @@ interface PlatformInstance {
     parse: (request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => void,
   ): void;
 }
-
-/** Express's own default JSON body limit (100 kB), which Fastify's JSON Patch bodies share. */
-const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
 
 /**
  * Fastify refuses a media type it has no parser for before any route runs; JSON Patch bodies

@@ -1,7 +1,6 @@
 /** Generates the standard routes on a controller class when `@Svc` decorates it. */
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
 import {
-  parseQueryString,
   routeTableOf,
   SvcException,
   type EntityConfig,
@@ -10,7 +9,9 @@ import {
   type SvcRoute,
 } from '@svc/core';
 import {
+  JSON_PATCH_LIMIT_BYTES,
   keepStatus,
+  queryPairsOf,
   requestStream,
   requestUrl,
   sendNow,
@@ -148,13 +149,11 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
           ? await readJson(request)
           : request.body;
       const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
-      const url = requestUrl(request);
-      const queryStart = url.indexOf('?');
       const result = await registry.engineFor(controller).execute({
         operation,
         id: request.params?.[param],
         body,
-        query: route.query ? parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined,
+        query: route.query ? queryPairsOf(request) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         jsonPatch: operation === 'patchOne' && isJsonPatch(request),
         context: { request },
@@ -192,9 +191,6 @@ function isJsonPatch(request: Request): boolean {
   const type = request.headers['content-type'];
   return typeof type === 'string' && /^application\/json-patch\+json\s*(;|$)/i.test(type);
 }
-
-/** Express's own default JSON body limit (100 kB), so a JSON Patch is no larger than any other body. */
-const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
 
 /** The JSON body of a media type Express's JSON parser leaves alone (`application/json-patch+json`). */
 async function readJson(request: Request): Promise<unknown> {

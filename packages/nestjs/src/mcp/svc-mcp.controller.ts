@@ -4,8 +4,8 @@
  * `@svc/mcp` is an optional peer, loaded only when the switch is on.
  */
 import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigurationException } from '@svc/core';
+import { requestStream, requestUrl, takeOver, type SvcHttpRequest, type SvcHttpResponse } from '../http-exchange';
+import { requireOptionalPeer } from '../optional-peer';
 import type * as SvcMcp from '@svc/mcp';
 import { SvcRegistry } from '../svc-registry';
 import type { SvcMcpSwitch } from '../svc-module-options';
@@ -15,28 +15,10 @@ const SVC_MCP_PACKAGE = '@svc/mcp';
 
 /** `@svc/mcp`, required only when the switch is on (at bootstrap, never when the module is imported). */
 function loadSvcMcp(): typeof SvcMcp {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(SVC_MCP_PACKAGE) as typeof SvcMcp;
-  } catch (error) {
-    throw new ConfigurationException({
-      path: 'SvcModule.forRoot({ mcp })',
-      message: `needs @svc/mcp and @modelcontextprotocol/server: pnpm add @svc/mcp @modelcontextprotocol/server (${(error as Error).message.split('\n')[0]}).`,
-    });
-  }
-}
-
-/** What Express and Fastify hand the route: Express's request is Node's; Fastify's carries it as `raw`. */
-interface PlatformRequest {
-  readonly raw?: IncomingMessage;
-  readonly body?: unknown;
-  readonly originalUrl?: string;
-  readonly url?: string;
-}
-
-interface PlatformResponse {
-  readonly raw?: ServerResponse;
-  hijack?(): void;
+  return requireOptionalPeer<typeof SvcMcp>(SVC_MCP_PACKAGE, {
+    path: 'SvcModule.forRoot({ mcp })',
+    message: 'needs @svc/mcp and @modelcontextprotocol/server: pnpm add @svc/mcp @modelcontextprotocol/server.',
+  });
 }
 
 /** The stack of an error and of its cause, which is what an operator needs of a 5xx. */
@@ -71,15 +53,13 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
     }
 
     @All()
-    async serve(@Req() request: PlatformRequest, @Res() response: PlatformResponse): Promise<void> {
-      const req = request.raw ?? (request as unknown as IncomingMessage);
-      const res = response.raw ?? (response as unknown as ServerResponse);
-      response.hijack?.();
+    async serve(@Req() request: SvcHttpRequest, @Res() response: SvcHttpResponse): Promise<void> {
+      const res = takeOver(response);
       try {
-        await this.mcp!.serveNodeRequest(this.handler!, req, res, {
+        await this.mcp!.serveNodeRequest(this.handler!, requestStream(request), res, {
           context: { request },
           parsedBody: request.body,
-          url: request.originalUrl ?? request.url,
+          url: requestUrl(request),
         });
       } catch (error) {
         // Tool failures are results; this is a fault of the serving itself, answered as a JSON-RPC error.

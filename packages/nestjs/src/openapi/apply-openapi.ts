@@ -3,6 +3,7 @@
  * builds its document (`SwaggerModule.createDocument`), derived from each entity's description once the module has
  * initialised. `@nestjs/swagger` is an optional peer: without it this does nothing.
  */
+import { loadOptionalPeer } from '../optional-peer';
 import type {
   ApiExcludeController,
   ApiExcludeEndpoint,
@@ -53,19 +54,10 @@ const API_TAGS = 'swagger/apiUseTags';
 /** An optional peer: loaded by name at run time, so apps without it build and boot as before. */
 const SWAGGER_PACKAGE = '@nestjs/swagger';
 
-/** Loads `@nestjs/swagger` when the app has it installed, once. */
+/** Loads `@nestjs/swagger` when the app has it installed, once (an app without it has nothing to document for). */
 let swagger: Swagger | null | undefined;
 function loadSwagger(): Swagger | undefined {
-  if (swagger === undefined) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      swagger = require(SWAGGER_PACKAGE) as Swagger;
-    } catch (error) {
-      // Not installed: nothing to document for. Installed and failing to load is the app's error to see.
-      if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-      swagger = null;
-    }
-  }
+  if (swagger === undefined) swagger = loadOptionalPeer<Swagger>(SWAGGER_PACKAGE) ?? null;
   return swagger ?? undefined;
 }
 
