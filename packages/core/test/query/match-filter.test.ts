@@ -1,0 +1,84 @@
+/**
+ * matchFilter decides a filter against one stored row as SQL would, where SQL's answer cannot depend on the database,
+ * and answers undefined (ask the database) where it could.
+ */
+import type { ColumnKind } from '../../src/persistence/entity-metadata';
+import type { FilterNode, FilterOperator } from '../../src/persistence/query-ast';
+import { matchFilter } from '../../src/query/match-filter';
+
+const KINDS: Record<string, ColumnKind> = {
+  title: 'string',
+  pages: 'integer',
+  price: 'decimal',
+  at: 'datetime',
+  day: 'date',
+  data: 'json',
+  rating: 'number',
+};
+const kindOf = (field: string) => KINDS[field];
+const is = (field: string, operator: FilterOperator, value: unknown): FilterNode => ({
+  kind: 'condition',
+  field,
+  operator,
+  value,
+});
+
+describe('matchFilter', () => {
+  const row = {
+    title: 'Dune',
+    pages: 412,
+    price: '12.50',
+    at: new Date('2026-01-02T03:04:05.000Z'),
+    day: '2026-01-02',
+    data: { a: 1 },
+    rating: null,
+  };
+
+  describe('when the answer cannot depend on the database', () => {
+    it('compares numeric kinds as numbers, decimals served as strings included', () => {
+      expect(matchFilter(is('pages', 'gt', 400), row, kindOf)).toBe(true);
+      expect(matchFilter(is('price', 'eq', '12.5'), row, kindOf)).toBe(true);
+      expect(matchFilter(is('price', 'lt', 9), row, kindOf)).toBe(false);
+      expect(matchFilter(is('pages', 'between', [400, 420]), row, kindOf)).toBe(true);
+      expect(matchFilter(is('pages', 'in', [1, 412]), row, kindOf)).toBe(true);
+      expect(matchFilter(is('pages', 'notIn', [1, 412]), row, kindOf)).toBe(false);
+    });
+
+    it('compares date-times as instants and dates as days', () => {
+      expect(matchFilter(is('at', 'gte', new Date('2026-01-02T03:04:05.000Z')), row, kindOf)).toBe(true);
+      expect(matchFilter(is('at', 'lt', '2026-01-01T00:00:00.000Z'), row, kindOf)).toBe(false);
+      expect(matchFilter(is('day', 'eq', '2026-01-02'), row, kindOf)).toBe(true);
+    });
+
+    it('treats null as SQL does: only the null tests match it, and NOT over it is not decided here', () => {
+      expect(matchFilter(is('rating', 'isNull', true), row, kindOf)).toBe(true);
+      expect(matchFilter(is('rating', 'gt', 1), row, kindOf)).toBe(false);
+      expect(matchFilter({ kind: 'not', child: is('rating', 'gt', 1) }, row, kindOf)).toBeUndefined();
+      expect(matchFilter({ kind: 'not', child: is('pages', 'gt', 1000) }, row, kindOf)).toBe(true);
+    });
+
+    it('matches contains, startsWith, endsWith and ilike without regard to case', () => {
+      expect(matchFilter(is('title', 'contains', 'UN'), row, kindOf)).toBe(true);
+      expect(matchFilter(is('title', 'startsWith', 'du'), row, kindOf)).toBe(true);
+      expect(matchFilter(is('title', 'endsWith', 'NE'), row, kindOf)).toBe(true);
+      expect(matchFilter(is('title', 'ilike', 'd_n%'), row, kindOf)).toBe(true);
+      expect(matchFilter(is('title', 'ilike', 'x%'), row, kindOf)).toBe(false);
+    });
+
+    it('decides a group when one member decides it, even beside an undecided one', () => {
+      const undecided = is('title', 'like', 'D%');
+      expect(matchFilter({ kind: 'and', children: [undecided, is('pages', 'lt', 1)] }, row, kindOf)).toBe(false);
+      expect(matchFilter({ kind: 'or', children: [undecided, is('pages', 'gt', 1)] }, row, kindOf)).toBe(true);
+      expect(matchFilter({ kind: 'and', children: [undecided, is('pages', 'gt', 1)] }, row, kindOf)).toBeUndefined();
+    });
+  });
+
+  describe('when the database could answer otherwise', () => {
+    it('leaves like, JSON columns, relation paths and columns the row lacks undecided', () => {
+      expect(matchFilter(is('title', 'like', 'D%'), row, kindOf)).toBeUndefined();
+      expect(matchFilter(is('data', 'eq', { a: 1 }), row, kindOf)).toBeUndefined();
+      expect(matchFilter(is('author.country', 'eq', 'GB'), row, kindOf)).toBeUndefined();
+      expect(matchFilter(is('pages', 'eq', 1), { title: 'Dune' }, kindOf)).toBeUndefined();
+    });
+  });
+});
