@@ -6,12 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
 import { serverAudits, type AuditResult } from 'graphql-http';
-import { AppModule } from '../../examples/nest-typeorm/src/app.module';
+import { listenExample } from '../../examples/nest-typeorm/test/example-app';
 import { dataOf, errorOf, postGraphql } from './support/graphql-http';
 
 const SDL_PATH = join(__dirname, '..', '..', 'docs', 'reference', 'graphql-schema.graphql');
@@ -25,13 +23,9 @@ describe('the example app over GraphQL', () => {
   let url: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    url = `http://127.0.0.1:${port}/graphql`;
+    const example = await listenExample();
+    app = example.app;
+    url = `${example.base}/graphql`;
   });
 
   afterAll(async () => {

@@ -5,12 +5,11 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { lintOpenApi, validateOpenApi, writeTestOutput } from '../../../test/support/openapi-checks';
 import { createAjv, exerciseDocument, type OpenApiPaths } from '../../../test/support/openapi-requests';
 import { serveApiDocs } from '../src/api-docs';
-import { AppModule } from '../src/app.module';
+import { listenExample } from './example-app';
 
 type Server = Parameters<typeof request>[0];
 
@@ -23,12 +22,7 @@ describe('examples/nest-typeorm API docs', () => {
   let document: OpenApiPaths & { openapi: string };
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    serveApiDocs(app);
-    await app.listen(0, '127.0.0.1');
+    ({ app } = await listenExample(serveApiDocs));
     server = app.getHttpServer() as Server;
     document = (await request(server).get('/docs-json').expect(200)).body;
   });

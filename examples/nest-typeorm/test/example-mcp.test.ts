@@ -3,14 +3,12 @@
  * `x-role` reaching the policy), and over stdio from the `mcp:stdio` script launched as an MCP host launches it.
  */
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppModule } from '../src/app.module';
+import { listenExample } from './example-app';
 
 jest.setTimeout(60_000);
 
@@ -28,12 +26,9 @@ describe('examples/nest-typeorm agent tools', () => {
     let app: INestApplication;
     let url: URL;
     beforeAll(async () => {
-      const moduleRef = await Test.createTestingModule({
-        imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
-      }).compile();
-      app = moduleRef.createNestApplication({ logger: false });
-      await app.listen(0, '127.0.0.1');
-      url = new URL(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`);
+      const example = await listenExample();
+      app = example.app;
+      url = new URL(`${example.base}/mcp`);
     });
     afterAll(() => app?.close());
 

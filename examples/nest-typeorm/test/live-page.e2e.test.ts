@@ -4,11 +4,9 @@
  * saved under test-output/realtime/.
  */
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { writeTestOutput } from '../../../test/support/openapi-checks';
-import { AppModule } from '../src/app.module';
+import { listenExample } from './example-app';
 
 const CHROMIUM = '/usr/bin/chromium';
 const EDITOR = { 'x-role': 'editor', 'content-type': 'application/json' };
@@ -18,12 +16,7 @@ describe('examples/nest-typeorm live page', () => {
   let base: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ databaseUrl: ':memory:' })],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    ({ app, base } = await listenExample());
   });
 
   afterAll(async () => {
