@@ -4,6 +4,7 @@
  * tenants that never see each other's events (deleted ones included), resume, heartbeats and the stream headers.
  */
 import type { AddressInfo } from 'node:net';
+import { Injectable, UseGuards, type CanActivate } from '@nestjs/common';
 import type { EntityConfig, RealtimeEvent, RealtimeTransport, SvcContext } from '@svc/core';
 import { sse, type SseTransport } from '@svc/sse';
 import { EventSource } from 'eventsource';
@@ -25,6 +26,14 @@ class Doc {
 class Quiet {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar', length: 100 }) title!: string;
+}
+
+/** A guard that refuses every request. */
+@Injectable()
+class RefuseAll implements CanActivate {
+  canActivate(): boolean {
+    return false;
+  }
 }
 
 const tenantOf = (context: SvcContext): string => {
@@ -118,6 +127,11 @@ describe.each(TEST_DATABASES)('realtime events over SSE on $name', (db) => {
         svcController('docs', Doc, DOCS),
         svcController('quiet', Quiet, { realtime: { events: { patched: false } } }),
         svcController('silent', Quiet, { realtime: false }),
+        // findMany's own guards hold the subscription route too: subscribing reads like a list.
+        svcController('guarded', Quiet, {
+          realtime: {},
+          operations: { findMany: { meta: { decorators: [UseGuards(RefuseAll)] } }, createOne: true },
+        }),
       ],
       svc: {
         realtimeTransports: [transport, failing, hanging],
@@ -257,6 +271,12 @@ describe.each(TEST_DATABASES)('realtime events over SSE on $name', (db) => {
     expect(silent.status).toBe(400);
     const options = await fetch(`${base}/docs/events`, { method: 'OPTIONS' });
     expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it("holds the subscription route to findMany's own guards", async () => {
+    const refused = await fetch(`${base}/guarded/events`);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('SVC_FORBIDDEN');
   });
 
   it('publishes nothing for a rolled-back write', async () => {
