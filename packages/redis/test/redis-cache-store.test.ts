@@ -9,6 +9,7 @@ import { clearPrefix } from '../../../test/e2e/support/redis-instances';
 
 const REDIS_URL = process.env['SVC_TEST_REDIS_URL'] || undefined;
 const describeWithRedis = REDIS_URL ? describe : describe.skip;
+const COMMAND_TIMEOUT_MS = 5000;
 
 describeWithRedis('redisCacheStore (SVC_TEST_REDIS_URL)', () => {
   const keyPrefix = `svc-test:store:${process.pid}:${Date.now().toString(36)}:`;
@@ -16,15 +17,29 @@ describeWithRedis('redisCacheStore (SVC_TEST_REDIS_URL)', () => {
   let two: RedisCacheStore;
   let admin: Redis;
   let twoClient: Redis;
-  const ready = (store: RedisCacheStore) => store.get('Warmup|x').then(() => undefined);
+  /**
+   * Resolves once the store answers from Redis: connected, and past the recovery a store runs when its connection
+   * comes up. A fixed wait is not enough on a busy machine, where connecting can outlast it.
+   */
+  const ready = async (store: RedisCacheStore) => {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      await store.get('Warmup|x');
+      await store.set('Warmup|x', { warm: true }, 5);
+      if ((await store.get('Warmup|x')) !== undefined) return;
+      if (Date.now() > until) throw new Error('the store did not reach Redis within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   beforeAll(async () => {
     admin = new Redis(REDIS_URL!);
-    one = redisCacheStore({ url: REDIS_URL! }, { keyPrefix });
+    // A command timeout far above the default: on a machine busy with other suites, a 250 ms one can lapse and the
+    // store rightly degrade, which is not what these tests are about (the fault suites are).
+    one = redisCacheStore({ url: REDIS_URL! }, { keyPrefix, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     // The other instance brings its own client: both forms work alike.
     twoClient = new Redis(REDIS_URL!, { enableOfflineQueue: false });
-    two = redisCacheStore({ client: twoClient }, { keyPrefix });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    two = redisCacheStore({ client: twoClient }, { keyPrefix, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     await Promise.all([ready(one), ready(two)]);
   });
   afterAll(async () => {
