@@ -12,7 +12,9 @@ export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operatio
 export type { ListResult, ListMetaContributor } from './operations/list-handlers';
 export type { ListReadPlan } from './query/resolve-list-query';
 export type { PaginationStrategy, PagePlan, PageContext, PageSettings } from './pagination/pagination-strategy';
-export type { StandardRoute, OperationFlow } from './operations/standard-operations';
+export type { StandardRoute } from './operations/standard-operations';
+export type { OperationFlow } from './operations/operation-flows';
+export type { Stage, FlowState } from './pipeline/stage';
 
 export { STANDARD_OPERATION_IDS } from './config/svc-settings';
 export type {

@@ -1,79 +1,74 @@
 /**
- * The flow of a custom operation: If-Match refused, policy, query resolution (read) or the body's schema (write, in
- * one transaction), the handler with a scoped `context.repository`, then the projection of custom results (entity fields, or `schema.output`),
- * ETag and the list envelope for `cardinality: 'many'`.
+ * The stages of custom operations of their own: the handler with a scoped `context.repository`, the body's schema,
+ * and the projection of custom results (entity fields, or `schema.output`), ETag and the list envelope for
+ * `cardinality: 'many'`.
  */
 import { computeEtag } from '../cache/etag';
-import type { FindManyQuery, SvcOperationInput } from '../config/entity-config';
+import type { FindManyQuery } from '../config/entity-config';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { ValidationFailedException } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
 import { etagsOn, type ExecuteResponse, type OperationCall } from '../pipeline/operation-call';
-import { runInTransaction } from '../pipeline/run-in-transaction';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { ifNoneMatchHits, refuseIfMatch } from '../pipeline/stages/precondition-stage';
+import { stage } from '../pipeline/stage';
+import { ifNoneMatchHits } from '../pipeline/stages/precondition-stage';
 import { attachIncludes } from './attach-includes';
-import { includeArgs, listConfig } from './read-operations';
-import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { includeArgs } from './read-operations';
+import { handlerIds } from '../pipeline/stages/key-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
-import { guardRow } from '../pipeline/stages/guard-stage';
 import type { RealtimeEventId } from '../config/svc-settings';
-import type { EntityKey } from '../persistence/entity-metadata';
 import type { QueryPairs } from '../query/parse-query-string';
-import { resolveProgrammaticListQuery, resolveWireListQuery, type ListReadPlan } from '../query/resolve-list-query';
+import type { ListReadPlan } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
-import { checkQuery } from '../query/query-validator';
-import type { AdapterSession } from '../persistence/repository-adapter';
-import { scopedRepository } from './scoped-repository';
+import { invokeHandler } from './run-handler';
 
-export async function customOperation(call: OperationCall): Promise<ExecuteResponse> {
-  refuseIfMatch(call);
+/** handler: a custom read's handler, with the route's ids and the resolved read plan. */
+export const customReadHandlerStage = stage('handler', async (call, state) => {
+  state.result = await invokeHandler(call, { ...handlerIds(state.lookup), query: state.plan }, state);
+});
+
+/**
+ * output: the result projected (entity fields, `schema.output`, or an explicit `select=`), with its includes and its
+ * ETag, or the list envelope for `cardinality: 'many'`.
+ */
+export const customReadOutputStage = stage('output', async (call, state) => {
+  const plan = state.plan!;
+  const explicitSelect = selectSent(call.request.query);
+  const response = respond(call, state.result, { plan, fields: explicitSelect ? plan.select : undefined });
+  await attachCustomIncludes(call, plan, state.result, response);
+  state.response = conditional(call, response);
+});
+
+/** input: the body through the operation's `schema.input`, when it has one (as sent otherwise). */
+export const customInputStage = stage('input', async (call, state) => {
   const spec = call.operation.custom!;
-  // Like a standard handler's: `input.id` is the route id coerced to the key's kind, `input.key` the key object.
-  const id = call.request.id === undefined ? undefined : readLookupKey(call);
-  const ids = handlerIds(id);
-  if (spec.kind === 'read') {
-    await checkPolicy(call, {});
-    await checkQuery(call.operation.queryValidator, call.request.query);
-    const plan = await readPlan(call);
-    const writes = { count: 0 };
-    let result: unknown;
-    try {
-      result = await callHandler(call, { ...ids, query: plan }, undefined, writes);
-    } finally {
-      // A read handler may write through context.repository (each write its own transaction): drop stale reads.
-      if (writes.count > 0) recordOutcome(call, {});
-    }
-    const explicitSelect = selectSent(call.request.query);
-    const response = respond(call, result, { plan, fields: explicitSelect ? plan.select : undefined });
-    await attachCustomIncludes(call, plan, result, response);
-    return conditional(call, response);
-  }
-  const body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
-  if (id === undefined) await checkPolicy(call, { body });
-  const { result, before, after } = await runInTransaction(call, async (session) => {
-    // A write addressed by :id gives its policy the row, read and locked in the write's transaction (404 outside scope).
-    const locked = id === undefined ? undefined : await guardRow(call, id, session, { body });
-    const result = await callHandler(call, { ...ids, body }, session);
-    // The row after, for the event it publishes (read only when it names one).
-    const key = locked && primaryKeyOf(call, locked);
-    const after = key && spec.realtimeEvent ? await readAfter(call, key, session) : undefined;
-    return { result, before: locked, after };
-  });
-  // Committed: the after-commit step drops cached reads even if the projection below fails the response.
-  recordOutcome(call, {
-    ...(spec.realtimeEvent ? { event: spec.realtimeEvent as RealtimeEventId } : {}),
-    ...(before ? { key: primaryKeyOf(call, before) } : {}),
-    before,
-    after: spec.realtimeEvent === 'deleted' ? null : after,
-  });
-  return respond(call, result, {});
-}
+  state.body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
+});
 
-/** The addressed row after a custom write, whatever its soft-delete state (null when the handler removed it). */
-async function readAfter(call: OperationCall, key: EntityKey, session: AdapterSession): Promise<Row | null> {
-  return call.entity.adapter.findOne({ key, view: 'all', session });
-}
+/** handler: a custom write's handler, with the route's ids and the body, in the flow's transaction. */
+export const customWriteHandlerStage = stage('handler', async (call, state) => {
+  state.result = await invokeHandler(call, { ...handlerIds(state.lookup), body: state.body }, state);
+});
+
+/** readAfter: the addressed row after the write, whatever its soft-delete state, for the event it publishes. */
+export const readAfterStage = stage('readAfter', async (call, state) => {
+  state.row = await call.entity.adapter.findOne({ key: state.key!, view: 'all', session: state.session });
+});
+
+/** outcome: a custom write's, with its `realtimeEvent` when it names one; without, it only drops cached reads. */
+export const customOutcomeStage = stage('outcome', (call, state) => {
+  const event = call.operation.custom!.realtimeEvent as RealtimeEventId | undefined;
+  recordOutcome(call, {
+    ...(event ? { event } : {}),
+    ...(state.key ? { key: state.key } : {}),
+    before: state.before ?? undefined,
+    after: event === 'deleted' ? null : state.row,
+  });
+});
+
+/** output: the result projected (entity fields or `schema.output`), 204 when the handler returned nothing. */
+export const customWriteOutputStage = stage('output', (call, state) => {
+  state.response = respond(call, state.result, {});
+});
 
 /** If-None-Match on a single-object read answers 304, whatever success status the route sets. */
 function conditional(call: OperationCall, response: ExecuteResponse): ExecuteResponse {
@@ -102,15 +97,6 @@ async function attachCustomIncludes(
   }
 }
 
-function readPlan(call: OperationCall): Promise<ListReadPlan> {
-  const query = call.request.query;
-  // Rebuilt when per-call settings change the chain, as for findMany.
-  const config = listConfig(call);
-  return Array.isArray(query)
-    ? resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
-    : resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
-}
-
 function selectSent(query: unknown): boolean {
   if (Array.isArray(query)) return (query as QueryPairs).some(([name]) => name === 'select');
   return typeof query === 'object' && query !== null && (query as FindManyQuery).select !== undefined;
@@ -120,17 +106,6 @@ async function validated(validator: NonNullable<OperationCall['operation']['quer
   const outcome = await validator(body);
   if ('errors' in outcome) throw new ValidationFailedException(outcome.errors);
   return outcome.value;
-}
-
-function callHandler(
-  call: OperationCall,
-  input: SvcOperationInput,
-  session?: AdapterSession,
-  writes?: { count: number },
-): Promise<unknown> {
-  const repository = scopedRepository(call, session, () => writes && writes.count++);
-  const context = { ...call.context, repository, operation: call.operation.id };
-  return Promise.resolve(call.operation.handler!(input, context));
 }
 
 /** 201 by default (`meta.routes.successStatus` changes it), 204 when the handler returns nothing. */

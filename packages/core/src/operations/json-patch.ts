@@ -5,13 +5,11 @@
  */
 import type { ArrayRelation } from '../config/array-relations';
 import { ConflictException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
-import type { AdapterSession, Row } from '../persistence/repository-adapter';
-import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
-import { runInTransaction } from '../pipeline/run-in-transaction';
+import type { Row } from '../persistence/repository-adapter';
+import type { OperationCall } from '../pipeline/operation-call';
+import type { ResolvedEntity } from '../entity/resolved-entity';
+import { stage } from '../pipeline/stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-
-import { itemResponse } from '../pipeline/stages/output-stage';
 
 import { canonicalJson } from '../cache/etag';
 import { projectRow } from '../schema/output-projection';
@@ -25,10 +23,7 @@ import {
   requireWritable,
   type MemberChange,
 } from './relation-writes';
-import { guardRow } from '../pipeline/stages/guard-stage';
-import { rereadInScope } from '../pipeline/stages/reread-stage';
 import { changedFields } from '../pipeline/write-outcome';
-import { recordOutcome } from '../pipeline/stages/outcome-stage';
 
 interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace' | 'test';
@@ -39,67 +34,70 @@ interface PatchOperation {
 const OPS = ['add', 'remove', 'replace', 'test'];
 
 /** True when this entity takes JSON Patch documents on PATCH /:id. */
-export function takesJsonPatch(call: OperationCall): boolean {
-  for (const array of call.entity.arrayRelations.values()) if (array.strategy === 'jsonPatch') return true;
+export function takesJsonPatch(entity: ResolvedEntity): boolean {
+  for (const array of entity.arrayRelations.values()) if (array.strategy === 'jsonPatch') return true;
   return false;
 }
 
-export async function jsonPatchOne(call: OperationCall): Promise<ExecuteResponse> {
-  const document = readDocument(call.request.body);
-  const lookup = readLookupKey(call);
-  const { key, before, row, moved } = await runInTransaction(call, async (session) => {
-    const locked = await guardRow(call, lookup, session, { body: call.request.body });
-    const key = primaryKeyOf(call, locked);
-    // `test` sees what a client may read (the item representation), never a column select.fields hides.
-    const state = projectRow(locked, call.entity.output);
-    const fields: Row = {};
-    const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members?: Set<string> }>();
-    for (const [index, operation] of document.entries()) {
-      const [head = '', ...rest] = pointer(operation.path, index);
-      const array = call.entity.arrayRelations.get(head);
-      if (array?.strategy === 'jsonPatch') {
-        requireWritable(call, head);
-        let change = changes.get(array);
-        if (!change) {
-          const members = (await memberRows(call, array, key, session)).map((member) =>
-            String(member[array.targetKey.property]),
-          );
-          change = { add: [], remove: [], members: new Set(members) };
-          changes.set(array, change);
-        }
-        memberOperation(call, array, operation, rest, index, change as Required<typeof change>);
-      } else if (rest.length === 0 && fieldPathTaken(call, operation, head, state)) {
-        fieldOperation(operation, head, index, state, fields);
-      } else {
-        const code = operation.op === 'test' || rest.length > 0 ? 'invalid_value' : 'not_writable';
-        throw invalid(index, operation.path, fieldPathProblem(call, operation, head, state), code);
+/** document: the body read as an RFC 6902 document (each malformed operation named by its index). */
+export const patchDocumentStage = stage('document', (call, state) => {
+  state.work = readDocument(call.request.body);
+  state.body = call.request.body;
+});
+
+/**
+ * apply: the document applied, in order, to the row the guard locked: `test` against the item representation, field
+ * operations collected into one update, member operations into one change per relation.
+ */
+export const applyPatchStage = stage('apply', async (call, state) => {
+  const document = state.work as PatchOperation[];
+  const key = state.key!;
+  const session = state.session!;
+  // `test` sees what a client may read (the item representation), never a column select.fields hides.
+  const current = projectRow(state.before!, call.entity.output);
+  const fields: Row = {};
+  const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members: Set<string> }>();
+  for (const [index, operation] of document.entries()) {
+    const [head = '', ...rest] = pointer(operation.path, index);
+    const array = call.entity.arrayRelations.get(head);
+    if (array?.strategy === 'jsonPatch') {
+      requireWritable(call, head);
+      let change = changes.get(array);
+      if (!change) {
+        const members = (await memberRows(call, array, key, session)).map((member) =>
+          String(member[array.targetKey.property]),
+        );
+        change = { add: [], remove: [], members: new Set(members) };
+        changes.set(array, change);
       }
+      memberOperation(call, array, operation, rest, index, change);
+    } else if (rest.length === 0 && fieldPathTaken(call, operation, head, current)) {
+      fieldOperation(operation, head, index, current, fields);
+    } else {
+      const code = operation.op === 'test' || rest.length > 0 ? 'invalid_value' : 'not_writable';
+      throw invalid(index, operation.path, fieldPathProblem(call, operation, head, current), code);
     }
-    if (Object.keys(fields).length > 0) {
-      const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
-      await requireReferencesInScope(call, values, session);
-      await call.entity.adapter.update(key, values, { session });
-    }
-    const moved: ArrayRelation[] = [];
-    for (const [array, change] of changes) {
-      const applied: MemberChange = { add: change.add, remove: change.remove };
-      if (await applyMembers(call, array, key, applied, session as AdapterSession)) moved.push(array);
-    }
-    return { key, before: locked, row: await rereadInScope(call, key, session), moved };
-  });
-  recordOutcome(call, {
-    event: 'patched',
-    key,
-    before,
-    after: row,
-    changed: [
-      ...changedFields(projectRow(before, call.entity.output), projectRow(row, call.entity.output)),
-      ...moved.map((array) => array.relation.property),
-    ],
-    touches: moved.map((array) => array.relation.targetName),
-  });
-  return itemResponse(call, row);
-}
+  }
+  if (Object.keys(fields).length > 0) {
+    const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
+    await requireReferencesInScope(call, values, session);
+    await call.entity.adapter.update(key, values, { session });
+  }
+  const moved: ArrayRelation[] = [];
+  for (const [array, change] of changes) {
+    const applied: MemberChange = { add: change.add, remove: change.remove };
+    if (await applyMembers(call, array, key, applied, session)) moved.push(array);
+  }
+  state.row = null;
+  state.changed = moved.map((array) => array.relation.property);
+  state.touches = moved.map((array) => array.relation.targetName);
+});
+
+/** changed: the served fields that differ between the row before and after, and the relations whose members moved. */
+export const patchChangedStage = stage('changed', (call, state) => {
+  const seen = (row: Row) => projectRow(row, call.entity.output);
+  state.changed = [...changedFields(seen(state.before!), seen(state.row!)), ...(state.changed ?? [])];
+});
 
 /**
  * A field path names an own field, never the prototype chain: `test` reads a served field, and add, replace and

@@ -1,4 +1,4 @@
-/** findMany and findOne: resolve the query, check policy, read, project. */
+/** The stages of findMany and findOne of their own: resolve the query, read, build the envelope or the item. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
@@ -13,44 +13,31 @@ import {
 import { projectRow } from '../schema/output-projection';
 import { attachIncludes } from './attach-includes';
 import { builtInHandlers, type ListResult } from './list-handlers';
-import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
-import { readLookupKey } from '../pipeline/stages/key-stage';
+import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
-import { itemResponse, listResponse, notModified } from '../pipeline/stages/output-stage';
-import { ttlOf } from '../entity/served-settings';
-import { checkQuery } from '../query/query-validator';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
-import { runHandler } from './run-handler';
-import type { Row } from '../persistence/repository-adapter';
-import {
-  policyRowOf,
-  readResultCacheEntry,
-  toResultCacheEntry,
-  type ResultCacheEntry,
-} from '../cache/result-cache-entry';
+import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
+import { stage } from '../pipeline/stage';
 
-export async function findMany(call: OperationCall): Promise<ExecuteResponse> {
-  await checkPolicy(call, {});
-  await checkQuery(call.operation.queryValidator, call.request.query);
-  return throughResultCache(
-    call,
-    async () => ({ response: await readMany(call) }),
-    async (cached) => cached.response,
-  );
-}
-
-async function readMany(call: OperationCall): Promise<ExecuteResponse> {
+/** plan: the list query (query-string pairs or a programmatic query) resolved against the list config. */
+export const listPlanStage = stage('plan', async (call, state) => {
   const config = listConfig(call);
   const query = call.request.query;
-  const plan = Array.isArray(query)
+  state.plan = Array.isArray(query)
     ? await resolveWireListQuery(query as QueryPairs, config, call.operation.id, call.context)
     : await resolveProgrammaticListQuery((query ?? {}) as FindManyQuery, config, call.operation.id, call.context);
-  // A replacement handler, or the built-in one over this entity's adapter: one path builds the envelope for both.
-  const result = (
-    call.operation.handler
-      ? await runHandler(call, { query: plan })
-      : await builtInHandlers.findMany({ query: plan }, { ...call.context, repository: call.entity.adapter })
-  ) as Partial<ListResult> | undefined;
+});
+
+/** read: the built-in findMany over the entity's adapter (the page, and the total when counted). */
+export const listReadStage = stage('read', async (call, state) => {
+  state.result = await builtInHandlers.findMany(
+    { query: state.plan },
+    { ...call.context, repository: call.entity.adapter },
+  );
+});
+
+/** envelope: the list envelope around the page (a replacement handler's result is held to the same shape). */
+export const listEnvelopeStage = stage('envelope', (call, state) => {
+  const result = state.result as Partial<ListResult> | undefined;
   if (!result || !Array.isArray(result.entities) || !('total' in result)) {
     throw new ConfigurationException({
       entity: call.entity.name,
@@ -58,7 +45,8 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
       message: 'must return { entities, total }.',
     });
   }
-  const response = listResponse(call, {
+  const plan = state.plan!;
+  state.response = listResponse(call, {
     rows: result.entities,
     total: result.total ?? null,
     limit: plan.reportedLimit,
@@ -66,18 +54,19 @@ async function readMany(call: OperationCall): Promise<ExecuteResponse> {
     select: plan.select,
     meta: result.meta,
   });
-  const items = (response.body as { items: Record<string, unknown>[] }).items;
-  await attachIncludes(plan.include, result.entities, items, includeArgs(call));
-  return response;
-}
+});
 
-export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
-  const key = readLookupKey(call);
-  await checkQuery(call.operation.queryValidator, call.request.query);
-  if (call.operation.handler)
-    return itemResponse(call, (await runHandler(call, { key })) as Record<string, unknown>, { conditional: true });
+/** includes: each `include=` relation loaded in one batched, scoped read and embedded into the items. */
+export const listIncludesStage = stage('includes', async (call, state) => {
+  if (state.plan!.include.length === 0) return;
+  const items = (state.response!.body as { items: Record<string, unknown>[] }).items;
+  await attachIncludes(state.plan!.include, (state.result as ListResult).entities, items, includeArgs(call));
+});
+
+/** shape: a single-row read's `select` and `include`, resolved against the list config. */
+export const itemShapeStage = stage('shape', async (call, state) => {
   const query = call.request.query;
-  const shape = Array.isArray(query)
+  state.shape = Array.isArray(query)
     ? await resolveWireItemQuery(query as QueryPairs, listConfig(call), call.operation.id, call.context)
     : await resolveProgrammaticItemQuery(
         (query ?? {}) as FindManyQuery,
@@ -85,71 +74,26 @@ export async function findOne(call: OperationCall): Promise<ExecuteResponse> {
         call.operation.id,
         call.context,
       );
-  return throughResultCache(
-    call,
-    async () => {
-      const row = await loadRow(call, key, { view: liveView(call) });
-      await checkPolicy(call, { entity: row });
-      // The plain shape is the state itself: no second projection, and the ETag is hashed once.
-      if (shape.include.length === 0 && shape.select === call.entity.output.fields) {
-        return { row, response: itemResponse(call, row) };
-      }
-      const body = projectRow(row, { fields: shape.select });
-      await attachIncludes(shape.include, [row], [body], includeArgs(call));
-      return { row, response: itemResponse(call, row, { body }) };
-    },
-    async (cached) => {
-      // Without its row a hit cannot run the policy again: it reads as a miss.
-      const row = policyRowOf(cached);
-      if (row === undefined) return undefined;
-      await checkPolicy(call, { entity: row });
-      return cached.response;
-    },
-  ).then((response) => notModified(call, response));
-}
+});
 
-/**
- * Included children are scoped by their own entity's `filter.apply`; without a `cacheKey` partition those reads would
- * be shared between callers, so they are not cached (the boot check cannot see peers resolved after this entity).
- */
-function embedsScopedRows(call: OperationCall): boolean {
-  if (call.entity.resultCache.partitioned) return false;
-  for (const { relation } of call.entity.include.relations.values()) {
-    if (call.entity.peer(relation.target)?.filterApply) return true;
+/** load: the addressed row among the live ones, inside `filter.apply` (404 when missing or out of scope). */
+export const loadStage = stage('load', async (call, state) => {
+  state.row = await loadRow(call, state.lookup!, { view: liveView(call) });
+});
+
+/** output: the row in the requested shape, with its includes, and the ETag of the row's state. */
+export const itemReadOutputStage = stage('output', async (call, state) => {
+  const row = state.row!;
+  const shape = state.shape!;
+  // The plain shape is the state itself: no second projection, and the ETag is hashed once.
+  if (shape.include.length === 0 && shape.select === call.entity.output.fields) {
+    state.response = itemResponse(call, row);
+    return;
   }
-  return false;
-}
-
-/**
- * Serves a read from the result cache when `cache.ttl` is in force: a hit skips the database (the policy still runs on
- * the cached row); a miss reads and stores the full 200 response, and the row for findOne, as plain JSON
- * (`toResultCacheEntry`), and serves what it stored. `hit` answers undefined for an entry it cannot serve.
- */
-async function throughResultCache(
-  call: OperationCall,
-  read: () => Promise<{ response: ExecuteResponse; row?: Row }>,
-  hit: (cached: ResultCacheEntry) => Promise<ExecuteResponse | undefined>,
-): Promise<ExecuteResponse> {
-  const ttl = ttlOf(call.settings);
-  if (ttl === false || embedsScopedRows(call)) return (await read()).response;
-  const { resultCache, name } = call.entity;
-  const key = resultCache.key(name, {
-    operation: call.operation.id,
-    id: call.request.id,
-    query: call.request.query,
-    context: call.context,
-  });
-  const cached = readResultCacheEntry(await resultCache.get(name, key));
-  const served = cached && (await hit(cached));
-  if (served) return served;
-  const generation = resultCache.generationOf(name);
-  const fresh = await read();
-  if (fresh.response.status !== 200) return fresh.response;
-  const entry = toResultCacheEntry(fresh);
-  if (!entry) return fresh.response;
-  await resultCache.set(key, entry, ttl, { entity: name, generation });
-  return entry.response;
-}
+  const body = projectRow(row, { fields: shape.select });
+  await attachIncludes(shape.include, [row], [body], includeArgs(call));
+  state.response = itemResponse(call, row, { body });
+});
 
 export function includeArgs(call: OperationCall) {
   return {

@@ -1,6 +1,6 @@
 /**
- * Array writes of to-many relations (`relations.<name>.write`): list, add, remove and replace members of one parent,
- * each write in one transaction with the parent locked, If-Match and policy checked, and the parent item returned.
+ * The stages of array writes of to-many relations (`relations.<name>.write`) of their own: list, add, remove and
+ * replace members of one parent (the parent locked by the guard, its item returned).
  */
 import type { ArrayRelation } from '../config/array-relations';
 import {
@@ -13,18 +13,12 @@ import { andFilters } from '../persistence/query-ast';
 import { QueryErrors } from '../errors/query-errors';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
-import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
-import { runInTransaction } from '../pipeline/run-in-transaction';
-import { primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
-import { loadRow, liveView } from '../pipeline/stages/load-row-stage';
-import { itemResponse } from '../pipeline/stages/output-stage';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
+import type { OperationCall } from '../pipeline/operation-call';
+import { stage } from '../pipeline/stage';
+import { primaryKeyOf } from '../pipeline/stages/key-stage';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { checkColumnValue } from '../schema/check-column-value';
 import { projectRow } from '../schema/output-projection';
-import { guardRow } from '../pipeline/stages/guard-stage';
-import { rereadInScope } from '../pipeline/stages/reread-stage';
-import { recordOutcome } from '../pipeline/stages/outcome-stage';
 
 /** What one request changes in one relation: ids to attach, ids to detach, or the whole new set. */
 export interface MemberChange {
@@ -33,31 +27,25 @@ export interface MemberChange {
   readonly replace?: readonly unknown[];
 }
 
-export async function relationWrite(call: OperationCall): Promise<ExecuteResponse> {
+/** members: the member ids the body names, for a relation the update slot lets clients write. */
+export const memberIdsStage = stage('members', (call, state) => {
   const { relation, action } = call.operation.relationWrite!;
   const array = call.entity.arrayRelations.get(relation)!;
-  const lookup = readLookupKey(call);
-  if (action === 'list') return listMembers(call, array, lookup);
   requireWritable(call, relation);
   const ids = readMemberIds(array, call.request.body);
-  const change: MemberChange =
-    action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
-  const { key, before, row, moved } = await runInTransaction(call, async (session) => {
-    const locked = await guardRow(call, lookup, session, { body: call.request.body });
-    const key = primaryKeyOf(call, locked);
-    const moved = await applyMembers(call, array, key, change, session);
-    return { key, before: locked, row: await rereadInScope(call, key, session), moved };
-  });
-  recordOutcome(call, {
-    event: 'updated',
-    key,
-    before,
-    after: row,
-    changed: moved ? [relation] : [],
-    touches: moved ? [array.relation.targetName] : [],
-  });
-  return itemResponse(call, row);
-}
+  state.work = action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
+  state.body = call.request.body;
+});
+
+/** apply: the member change on the row the guard locked; the relation is what changed when members moved. */
+export const applyMembersStage = stage('apply', async (call, state) => {
+  const { relation } = call.operation.relationWrite!;
+  const array = call.entity.arrayRelations.get(relation)!;
+  const moved = await applyMembers(call, array, state.key!, state.work as MemberChange, state.session!);
+  state.row = null;
+  state.changed = moved ? [relation] : [];
+  state.touches = moved ? [array.relation.targetName] : [];
+});
 
 /** The update slot decides whether clients may write this relation (a field list must name it). */
 export function requireWritable(call: OperationCall, relation: string): void {
@@ -219,22 +207,25 @@ export async function memberRows(
   return (members as Row[] | null) ?? [];
 }
 
-async function listMembers(call: OperationCall, array: ArrayRelation, lookup: EntityKey): Promise<ExecuteResponse> {
-  // The members are served whole: no query parameter is taken, so none is silently ignored.
+/** refuseQuery: the members are served whole; no query parameter is taken, so none is silently ignored. */
+export const refuseQueryStage = stage('refuseQuery', (call) => {
   const query = call.request.query;
   const params = Array.isArray(query) ? query.map(([name]) => name) : Object.keys(query ?? {});
-  if (params.length > 0) {
-    const errors = new QueryErrors();
-    for (const name of new Set(params))
-      errors.unsupportedParam(name, `${name} is not taken here: ${array.relation.property} members are listed whole.`);
-    errors.throwIfAny();
-  }
-  const parent = await loadRow(call, lookup, { view: liveView(call) });
-  await checkPolicy(call, { entity: parent });
-  const rows = await memberRows(call, array, primaryKeyOf(call, parent));
+  if (params.length === 0) return;
+  const property = call.operation.relationWrite!.relation;
+  const errors = new QueryErrors();
+  for (const name of new Set(params))
+    errors.unsupportedParam(name, `${name} is not taken here: ${property} members are listed whole.`);
+  errors.throwIfAny();
+});
+
+/** output: the members of the row read, each projected through its own entity's config when it is served. */
+export const membersOutputStage = stage('output', async (call, state) => {
+  const array = call.entity.arrayRelations.get(call.operation.relationWrite!.relation)!;
+  const rows = await memberRows(call, array, primaryKeyOf(call, state.row!));
   const peer = call.entity.peer(array.relation.target);
   const items = peer
     ? rows.map((row) => projectRow(row, peer.output))
     : rows.map((row) => projectRow(row, { fields: Object.keys(row) }));
-  return { status: 200, body: { items, limit: items.length, offset: 0, total: items.length }, headers: {} };
-}
+  state.response = { status: 200, body: { items, limit: items.length, offset: 0, total: items.length }, headers: {} };
+});

@@ -1,57 +1,45 @@
 /**
- * Calls an operation's replacement handler (config `handler` or an `@Override` method) with `(input, context)`.
- * `context.repository` is the entity's adapter scoped to the request: `filter.apply` and soft delete in force, and for
- * writes bound to one transaction that the handler's reads and writes share.
+ * Calls an operation's handler (a replacement: config `handler` or an `@Override` method; or a custom operation's) with
+ * `(input, context)`. `context.repository` is the entity's adapter scoped to the request: `filter.apply` and soft
+ * delete in force, and for writes bound to the enclosing `transaction(...)` stage, whose reads and writes it shares.
  */
 import type { OperationCall } from '../pipeline/operation-call';
-import { runInTransaction } from '../pipeline/run-in-transaction';
-import { checkPolicy } from '../pipeline/stages/policy-stage';
+import { stage, type FlowState } from '../pipeline/stage';
 import { scopedRepository } from './scoped-repository';
-
-import { handlerIds, primaryKeyOf, readLookupKey } from '../pipeline/stages/key-stage';
+import { handlerIds, primaryKeyOf } from '../pipeline/stages/key-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
-import { guardRow } from '../pipeline/stages/guard-stage';
 import type { Row } from '../persistence/repository-adapter';
 import type { RealtimeEventId } from '../config/svc-settings';
-import type { EntityKey } from '../persistence/entity-metadata';
-import { liveView } from '../pipeline/stages/load-row-stage';
+import type { SvcOperationInput } from '../config/entity-config';
 
-/** Like the standard delete family, their replacements address a row whether it is soft-deleted or not. */
-const DELETE_FAMILY: ReadonlySet<string> = new Set(['deleteOne', 'restoreOne', 'purgeOne']);
-
-export async function runHandler(
-  call: OperationCall,
-  input: { key?: EntityKey; body?: unknown; query?: unknown },
-): Promise<unknown> {
-  // A single-row read handler runs without the pre-read, so its policy sees params and body; list and create check
-  // policy earlier, and single-row writes below, on the row as locked in their transaction.
-  if (call.request.id !== undefined && call.operation.reads) await checkPolicy(call, { body: input.body });
-  const handlerInput = { ...handlerIds(input.key), body: input.body, query: input.query };
+/**
+ * The handler with the flow's session. A read handler may still write through `context.repository` (each write its own
+ * committed transaction): when it did, an empty outcome drops the stale cached reads, even if the handler then failed.
+ */
+export async function invokeHandler(call: OperationCall, input: SvcOperationInput, state: FlowState): Promise<unknown> {
   const context = { ...call.context, operation: call.operation.id };
-  if (call.operation.reads) {
-    let wrote = false;
-    const repository = scopedRepository(call, undefined, () => (wrote = true));
-    try {
-      return await call.operation.handler!(handlerInput, { ...context, repository });
-    } finally {
-      // A read handler that wrote (each write its own, committed transaction) leaves no stale cached reads behind.
-      if (wrote) recordOutcome(call, {});
-    }
+  if (!call.operation.reads) {
+    const repository = scopedRepository(call, state.session);
+    return call.operation.handler!(input, { ...context, repository });
   }
-  const { before, result } = await runInTransaction(call, async (session) => {
-    // A replaced single-row write still guards its row as the standard one does: read and locked in this
-    // transaction (404 outside the scope), If-Match checked against it, and the policy given it.
-    let row: Row | undefined;
-    if (call.request.id !== undefined) {
-      const view = DELETE_FAMILY.has(call.operation.id) ? 'all' : liveView(call);
-      row = await guardRow(call, readLookupKey(call), session, { view, body: input.body });
-    }
-    const repository = scopedRepository(call, session);
-    return { before: row, result: await call.operation.handler!(handlerInput, { ...context, repository }) };
-  });
-  recordHandledWrite(call, before, result);
-  return result;
+  let wrote = false;
+  const repository = scopedRepository(call, undefined, () => (wrote = true));
+  try {
+    return await call.operation.handler!(input, { ...context, repository });
+  } finally {
+    if (wrote) recordOutcome(call, {});
+  }
 }
+
+/**
+ * handler: a standard operation's replacement handler, given the flow's key, body (`values`) and read plan. Its result
+ * is `state.result`, and the row an item response serves.
+ */
+export const handlerStage = stage('handler', async (call, state) => {
+  const input = { ...handlerIds(state.lookup), body: state.values, query: state.plan };
+  state.result = await invokeHandler(call, input, state);
+  state.row = state.result as Row;
+});
 
 const EVENT_OF: Readonly<Record<string, RealtimeEventId>> = {
   createOne: 'created',
@@ -62,10 +50,12 @@ const EVENT_OF: Readonly<Record<string, RealtimeEventId>> = {
   restoreOne: 'restored',
 };
 
-/** A replaced standard write's outcome: the locked row before, and the row the handler returned after. */
-function recordHandledWrite(call: OperationCall, before: Row | undefined, result: unknown): void {
+/** outcome: a replaced standard write's, from the row the guard locked before and the row the handler returned. */
+export const handledOutcomeStage = stage('outcome', (call, state) => {
   const gone = call.operation.id === 'deleteOne' || call.operation.id === 'purgeOne';
+  const result = state.result;
   const after = !gone && typeof result === 'object' && result !== null ? (result as Row) : undefined;
+  const before = state.before ?? undefined;
   const keyed = before ?? after;
   const hasKey = keyed !== undefined && call.entity.metadata.primaryKeys.every((field) => keyed[field] != null);
   recordOutcome(call, {
@@ -74,4 +64,4 @@ function recordHandledWrite(call: OperationCall, before: Row | undefined, result
     before: before ?? (call.operation.id === 'createOne' ? null : undefined),
     after: gone ? null : after,
   });
-}
+});

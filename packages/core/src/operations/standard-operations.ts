@@ -1,11 +1,5 @@
-/** The eight standard operations: their flows, verbs, paths and success statuses. */
+/** The eight standard operations' verbs, paths and success statuses (their stages are in `operation-flows.ts`). */
 import type { StandardOperationId } from '../config/svc-settings';
-import type { ExecuteResponse, OperationCall } from '../pipeline/operation-call';
-import { deleteOne, purgeOne, restoreOne } from './delete-operations';
-import { findMany, findOne } from './read-operations';
-import { createOne, patchOne, updateOne } from './write-operations';
-
-export type OperationFlow = (call: OperationCall) => Promise<ExecuteResponse>;
 
 export interface StandardRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -13,17 +7,6 @@ export interface StandardRoute {
   readonly path: string;
   readonly status: number;
 }
-
-export const STANDARD_FLOWS: Readonly<Record<StandardOperationId, OperationFlow>> = {
-  findMany,
-  findOne,
-  createOne,
-  updateOne,
-  patchOne,
-  deleteOne,
-  restoreOne,
-  purgeOne,
-};
 
 export const STANDARD_ROUTES: Readonly<Record<StandardOperationId, StandardRoute>> = {
   findMany: { method: 'GET', path: '', status: 200 },

@@ -1,42 +1,38 @@
-/** Runs operations: picks the compiled flow, merges per-call settings, maps every failure to an Svc exception. */
-import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
-import type { StandardOperationId } from '../config/svc-settings';
-import { customOperation } from '../operations/custom-operations';
-import { relationWrite } from '../operations/relation-writes';
+/**
+ * Runs operations: resolves every operation's stage list once (at bootstrap, when the engine is built), then per call
+ * merges per-call settings, runs the list and maps every failure to an Svc exception.
+ */
+import type { ResolvedEntity } from '../entity/resolved-entity';
+import { resolveFlow, type OperationFlow } from '../operations/operation-flows';
+import { runStages, stageNames, type FlowState } from '../pipeline/stage';
 import { mergeSettings } from '../config/merge-settings';
 import { refuseUnservedSettings } from '../entity/served-settings';
 import { validateSettings } from '../config/validate-settings';
 import { OperationDisabledException, SvcException, InternalException } from '../errors/svc-exception';
-import { STANDARD_FLOWS } from '../operations/standard-operations';
 import { checkInputDepth } from '../schema/input-depth';
-import { afterCommit } from '../pipeline/stages/after-commit-stage';
-import { assertOutput, type OutputValidator } from '../schema/output-slots';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
 
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 
-/** Checks a response's items against the operation's output validator, if it has one. */
-async function assertServed(
-  entity: string,
-  validator: OutputValidator | undefined,
-  response: ExecuteResponse,
-): Promise<void> {
-  if (!validator || response.body === undefined || response.status >= 300) return;
-  const body = response.body as { items?: unknown[] };
-  await assertOutput(entity, validator, Array.isArray(body.items) ? body.items : [response.body]);
-}
-
-/** `meta.routes.successStatus` replaces the operation's own success status (never a 304 or an error). */
-function withSuccessStatus(response: ExecuteResponse, operation: ResolvedOperation): ExecuteResponse {
-  const status = operation.route?.successStatus;
-  if (status === undefined || response.status === 304 || response.status >= 300) return response;
-  return { ...response, status };
-}
-
 export class SvcEngine {
-  constructor(readonly entity: ResolvedEntity) {}
+  /** Each operation's stage list, resolved once. */
+  private readonly flows = new Map<string, OperationFlow>();
+
+  constructor(readonly entity: ResolvedEntity) {
+    for (const [id, operation] of entity.operations) this.flows.set(id, resolveFlow(entity, operation));
+  }
+
+  /**
+   * What an operation does, in order, as stage names: `key, input, lean ? (updateAlone) : (transaction(guard,
+   * references, update, reread)), outcome, output, afterCommit`. `jsonPatch` asks for patchOne's RFC 6902 list.
+   */
+  stagesOf(operation: string, options: { jsonPatch?: boolean } = {}): readonly string[] | undefined {
+    const flow = this.flows.get(operation);
+    if (!flow) return undefined;
+    return stageNames(options.jsonPatch && flow.jsonPatch ? flow.jsonPatch : flow.stages);
+  }
 
   /**
    * Whether the operation's resolved policy (nearest scope wins) lets this context call it, asked without a row, a
@@ -77,19 +73,10 @@ export class SvcEngine {
     const call: OperationCall = { entity: this.entity, operation, settings, request, context, outcomes: [] };
     try {
       checkInputDepth(request, this.entity.maxInputDepth);
-      const flow = operation.custom
-        ? customOperation
-        : operation.relationWrite
-          ? relationWrite
-          : STANDARD_FLOWS[operation.id as StandardOperationId];
-      let response: ExecuteResponse;
-      try {
-        response = withSuccessStatus(await flow(call), operation);
-      } finally {
-        // Whatever committed is after-committed, even when the response then fails.
-        await afterCommit(this.entity, settings, call.outcomes);
-      }
-      await assertServed(this.entity.name, operation.outputValidator, response);
+      const flow = this.flows.get(operation.id)!;
+      const state: FlowState = {};
+      await runStages(call, request.jsonPatch && flow.jsonPatch ? flow.jsonPatch : flow.stages, state);
+      const response = state.response!;
       return call.outcomes.length > 0 ? { ...response, outcomes: call.outcomes } : response;
     } catch (error) {
       const exception = error instanceof SvcException ? error : new InternalException(error);

@@ -9,6 +9,7 @@ import type { RealtimeEvent } from '../../realtime/realtime-event';
 import type { RealtimeSettings } from '../../config/svc-settings';
 import { attachEventSubject } from '../../realtime/event-subject';
 import type { WriteOutcome } from '../write-outcome';
+import { stage } from '../stage';
 
 export async function afterCommit(
   entity: ResolvedEntity,
@@ -69,3 +70,8 @@ function subscribableNames(names: readonly string[], fields: Subscribable | unde
   const exclude = (fields as { readonly exclude: readonly string[] }).exclude;
   return names.filter((name) => !exclude.includes(name));
 }
+
+/** afterCommit: consumes the call's outcomes; it runs even when a stage after the commit failed. */
+export const afterCommitStage = stage('afterCommit', (call) => afterCommit(call.entity, call.settings, call.outcomes), {
+  always: true,
+});

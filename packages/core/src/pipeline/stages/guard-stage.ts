@@ -12,6 +12,8 @@ import type { OperationCall } from '../operation-call';
 import { liveView, loadRow } from './load-row-stage';
 import { checkPolicy } from './policy-stage';
 import { checkIfMatch } from './precondition-stage';
+import { stage } from '../stage';
+import { primaryKeyOf } from './key-stage';
 
 export interface GuardOptions {
   /** Which rows the write may address. @default the live rows (all when soft delete is off) */
@@ -31,4 +33,16 @@ export async function guardRow(
   checkIfMatch(call, projectRow(row, call.entity.output));
   await checkPolicy(call, { entity: row, body: options.body });
   return row;
+}
+
+/**
+ * guard: inside the transaction, the addressed row (`state.lookup`) locked, If-Match checked against it and the policy
+ * given it with `state.body`; the row becomes `state.before` and its primary key `state.key`.
+ */
+export function guardStage(options: { view?: RowView } = {}) {
+  return stage('guard', async (call, state) => {
+    const row = await guardRow(call, state.lookup!, state.session!, { view: options.view, body: state.body });
+    state.before = row;
+    state.key = primaryKeyOf(call, row);
+  });
 }

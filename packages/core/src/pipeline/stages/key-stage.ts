@@ -4,6 +4,7 @@ import type { EntityKey } from '../../persistence/entity-metadata';
 import type { Row } from '../../persistence/repository-adapter';
 import { coerceFilterValue } from '../../schema/coerce-filter-value';
 import type { OperationCall } from '../operation-call';
+import { stage } from '../stage';
 
 export function readLookupKey(call: OperationCall): EntityKey {
   const { entity } = call;
@@ -59,3 +60,13 @@ export function primaryKeyOf(call: OperationCall, row: Row): EntityKey {
 export function lookupIsPrimaryKey(call: OperationCall): boolean {
   return call.entity.lookup.param === 'id';
 }
+
+/** key: the route id as lookup values (a malformed id is a 400 naming it). */
+export const keyStage = stage('key', (call, state) => {
+  state.lookup = readLookupKey(call);
+});
+
+/** key?: the same, for an operation that may be called with or without an id (a custom operation). */
+export const optionalKeyStage = stage('key?', (call, state) => {
+  if (call.request.id !== undefined) state.lookup = readLookupKey(call);
+});

@@ -4,6 +4,8 @@ import type { Row } from '../../persistence/repository-adapter';
 import { projectRow } from '../../schema/output-projection';
 import { etagsOn, type ExecuteResponse, type OperationCall } from '../operation-call';
 import { ifNoneMatchHits } from './precondition-stage';
+import { stage } from '../stage';
+import { assertOutput, type OutputValidator } from '../../schema/output-slots';
 
 export function itemResponse(
   call: OperationCall,
@@ -45,4 +47,46 @@ export function listResponse(
 
 export function emptyResponse(status = 204): ExecuteResponse {
   return { status, headers: {} };
+}
+
+/**
+ * output: the item response of `state.row` (the operation's output fields, its ETag); `conditional` answers 304 on a
+ * matching If-None-Match; `location` adds the new row's route id, from which a binding builds `Location`.
+ */
+export function itemOutputStage(options: { status?: number; conditional?: boolean; location?: boolean } = {}) {
+  return stage('output', (call, state) => {
+    const row = state.row!;
+    const response = itemResponse(call, row, options);
+    if (!options.location) return void (state.response = response);
+    const resourceId = call.entity.lookup.fields.map((field) => String(row[field])).join(',');
+    state.response = { ...response, resourceId };
+  });
+}
+
+/** output: 204 with no body. */
+export const emptyOutputStage = stage('output', (_call, state) => {
+  state.response = emptyResponse();
+});
+
+/** notModified: 304 with no body when If-None-Match matches the response's ETag. */
+export const notModifiedStage = stage('notModified', (call, state) => {
+  state.response = notModified(call, state.response!);
+});
+
+/** successStatus: `meta.routes.successStatus` replaces the operation's own success status (never a 304 or an error). */
+export function successStatusStage(status: number) {
+  return stage('successStatus', (_call, state) => {
+    const response = state.response!;
+    if (response.status !== 304 && response.status < 300) state.response = { ...response, status };
+  });
+}
+
+/** assertOutput: the items served pass the operation's output validator (a failure is the server's 500). */
+export function assertOutputStage(validator: OutputValidator) {
+  return stage('assertOutput', async (call, state) => {
+    const response = state.response!;
+    if (response.body === undefined || response.status >= 300) return;
+    const body = response.body as { items?: unknown[] };
+    await assertOutput(call.entity.name, validator, Array.isArray(body.items) ? body.items : [response.body]);
+  });
 }

@@ -2,6 +2,7 @@
 import { computeEtag, etagMatchesStrong, etagMatchesWeak } from '../../cache/etag';
 import { PreconditionFailedException, PreconditionUnsupportedException } from '../../errors/svc-exception';
 import { etagsOn, type OperationCall } from '../operation-call';
+import { stage } from '../stage';
 
 /** True when this call carries an If-Match the operation must honour. */
 export function needsIfMatch(call: OperationCall): boolean {
@@ -26,3 +27,6 @@ export function ifNoneMatchHits(call: OperationCall, etag: string): boolean {
   const header = call.request.headers?.ifNoneMatch;
   return etagsOn(call) && header !== undefined && etagMatchesWeak(header, etag);
 }
+
+/** refuseIfMatch: an operation with no stored row to compare (create, a custom operation) refuses If-Match. */
+export const refuseIfMatchStage = stage('refuseIfMatch', (call) => refuseIfMatch(call));

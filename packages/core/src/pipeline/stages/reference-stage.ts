@@ -9,6 +9,7 @@ import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import { andFilters, type FilterNode } from '../../persistence/query-ast';
 import { resolveApplyFilter } from '../../query/resolve-apply-filter';
 import type { OperationCall } from '../operation-call';
+import { stage } from '../stage';
 
 /** Checks every to-one reference `values` writes against its target's scope, inside the write's transaction. */
 export async function requireReferencesInScope(
@@ -87,3 +88,8 @@ function unresolved(reference: ToOneReference): UnresolvedRelationException {
     `The row referenced by ${fields.join(', ')} does not exist. Check the id, or create the related row first.`,
   );
 }
+
+/** references: every to-one reference the write names is inside its target's scope (in the write's transaction). */
+export const referencesStage = stage('references', (call, state) =>
+  requireReferencesInScope(call, state.values ?? {}, state.session),
+);

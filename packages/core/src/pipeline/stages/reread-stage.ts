@@ -4,6 +4,7 @@ import type { EntityKey } from '../../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import type { OperationCall } from '../operation-call';
 import { scopeFilter } from './load-row-stage';
+import { stage } from '../stage';
 
 /**
  * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
@@ -26,3 +27,11 @@ export async function rereadInScope(
     `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
   );
 }
+
+/**
+ * reread: `state.row` becomes the written row as the database holds it, inside the caller's scope; the row the write
+ * returned stands for it when no scope must be checked.
+ */
+export const rereadStage = stage('reread', async (call, state) => {
+  state.row = await rereadInScope(call, state.key!, state.session, state.row ?? undefined);
+});

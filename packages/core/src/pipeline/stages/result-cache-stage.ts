@@ -1,0 +1,61 @@
+/**
+ * The result cache around a read's stages, when `cache.ttl` is in force: a hit skips them (and the database), a miss
+ * runs them and stores their 200 response, and for findOne their row, as plain JSON (`toResultCacheEntry`).
+ */
+import { policyRowOf, readResultCacheEntry, toResultCacheEntry } from '../../cache/result-cache-entry';
+import { ttlOf } from '../../entity/served-settings';
+import type { OperationCall } from '../operation-call';
+import { runStages, type Stage } from '../stage';
+import { checkPolicy } from './policy-stage';
+
+/**
+ * cached(...): `read` fills `state.response` (and `state.row` for a single row). With `rowPolicy`, a hit runs the policy
+ * again on the cached row, and an entry without its row reads as a miss; the miss serves what it stored, so the first
+ * read and every hit answer alike.
+ */
+export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: boolean }): Stage {
+  return {
+    name: 'cached',
+    inner: read,
+    run: async (call, state) => {
+      const ttl = ttlOf(call.settings);
+      if (ttl === false || embedsScopedRows(call)) return runStages(call, read, state);
+      const { resultCache, name } = call.entity;
+      const key = resultCache.key(name, {
+        operation: call.operation.id,
+        id: call.request.id,
+        query: call.request.query,
+        context: call.context,
+      });
+      const cached = readResultCacheEntry(await resultCache.get(name, key));
+      if (cached) {
+        const row = options.rowPolicy ? policyRowOf(cached) : undefined;
+        if (!options.rowPolicy || row !== undefined) {
+          if (row !== undefined) await checkPolicy(call, { entity: row });
+          state.response = cached.response;
+          return;
+        }
+      }
+      const generation = resultCache.generationOf(name);
+      await runStages(call, read, state);
+      const response = state.response!;
+      if (response.status !== 200) return;
+      const entry = toResultCacheEntry({ response, ...(options.rowPolicy ? { row: state.row ?? undefined } : {}) });
+      if (!entry) return;
+      await resultCache.set(key, entry, ttl, { entity: name, generation });
+      state.response = entry.response;
+    },
+  };
+}
+
+/**
+ * Included children are scoped by their own entity's `filter.apply`; without a `cacheKey` partition those reads would
+ * be shared between callers, so they are not cached (the boot check cannot see peers resolved after this entity).
+ */
+function embedsScopedRows(call: OperationCall): boolean {
+  if (call.entity.resultCache.partitioned) return false;
+  for (const { relation } of call.entity.include.relations.values()) {
+    if (call.entity.peer(relation.target)?.filterApply) return true;
+  }
+  return false;
+}
