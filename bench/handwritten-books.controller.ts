@@ -32,7 +32,8 @@ export class HandwrittenBooksController {
    * The list, plus what the `list-filtered` and `list-include` scenarios send, read the way a hand-written controller
    * would: only the parameters those scenarios use (Express 5's simple query parser keeps `filter[pages][gte]` as a
    * flat key), no allowlists or error reports. `ILike` is `ILIKE` on PostgreSQL and `UPPER(..) LIKE UPPER(..)` on
-   * SQLite: a case-insensitive substring match like Svc's `contains` (which is `LOWER(..) LIKE LOWER(..) ESCAPE`).
+   * SQLite: a case-insensitive substring match like Svc's `contains` (`ILIKE .. ESCAPE` on PostgreSQL; on SQLite a
+   * bare `LIKE .. ESCAPE`, as SQLite's LIKE already folds the ASCII case its UPPER and LOWER fold).
    */
   @Get()
   async findMany(

@@ -272,6 +272,47 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
         expect(result.total).toBe(LIVE_TITLES.length);
       });
 
+      describe('the total a counted page carries', () => {
+        // `pages` leads no index (the total is read beside the scan of every match where the database can), `id` is
+        // the primary key (the total is a count of its own).
+        for (const field of ['pages', 'id']) {
+          it(`is the whole match set under a sort by ${field}, filtered`, async () => {
+            const result = await books.findMany({
+              where: cond('published', 'eq', true),
+              sort: [{ field, direction: 'desc' }],
+              limit: 1,
+              count: true,
+              view: 'live',
+            });
+            expect(result.rows).toHaveLength(1);
+            expect(result.total).toBe(3);
+          });
+
+          it(`is still counted for a page past the last row, sorted by ${field}`, async () => {
+            const result = await books.findMany({
+              sort: [{ field, direction: 'asc' }],
+              limit: 2,
+              offset: 100,
+              count: true,
+              view: 'live',
+            });
+            expect(result.rows).toEqual([]);
+            expect(result.total).toBe(LIVE_TITLES.length);
+          });
+
+          it(`is 0 when nothing matches, sorted by ${field}`, async () => {
+            const result = await books.findMany({
+              where: cond('title', 'eq', 'no such title'),
+              sort: [{ field, direction: 'asc' }],
+              limit: 2,
+              count: true,
+              view: 'live',
+            });
+            expect(result).toMatchObject({ rows: [], total: 0 });
+          });
+        }
+      });
+
       it('takes an offset without a limit', async () => {
         const { rows } = await books.findMany({
           sort: [{ field: 'pages', direction: 'asc' }],

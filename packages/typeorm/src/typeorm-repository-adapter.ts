@@ -16,7 +16,10 @@ import type {
   WriteArgs,
 } from '@svc/core';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { bindSql } from './bound-sql';
+import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
+import type { DatabaseDialect } from './database-dialect';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
@@ -33,13 +36,10 @@ import { exactSpellingSql, orderTerms } from './keyset-sql';
  */
 const TABLE_ALIAS = 'svc_row';
 
-interface SelectArgs {
-  readonly manager: EntityManager;
+interface WhereArgs {
   readonly where?: FilterNode;
   readonly key?: EntityKey;
   readonly view: RowView;
-  /** Where the conditions bind their values, when the caller binds more (sort scopes) into the same statement. */
-  readonly params?: SqlParameters;
 }
 
 /** Members written or looked up per statement. */
@@ -56,6 +56,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   /** PostgreSQL returns written rows (`INSERT/UPDATE ... RETURNING`); the others are read back. */
   readonly returnsWrittenRows: boolean;
   private readonly table: EntityTable;
+  /** `"schema"."table" "svc_row"`: the FROM of every read this adapter writes itself. */
+  private readonly fromSql: string;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -64,6 +66,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.table = new EntityTable(dataSource, target);
     this.metadata = this.table.metadata;
     this.returnsWrittenRows = this.table.dialect === 'postgres';
+    this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
   }
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
@@ -77,46 +80,67 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async findMany(args: FindManyArgs): Promise<FindManyResult> {
     const manager = managerOf(args.session, this.dataSource.manager);
+    const driver = this.table.driver;
     const params = new SqlParameters();
-    const rowsQuery = this.select({ manager, where: args.where, view: args.view, params }).select(
-      this.table.selectList,
-    );
+    const fromWhere = `${this.fromSql}${this.whereSql({ where: args.where, view: args.view }, params)}`;
+    const selected = [this.table.selectList];
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
       const column = this.table.requireColumn(property);
-      rowsQuery.addSelect(
-        exactSpellingSql(this.table.dialect, column, this.table.driver.normalizeType(column.orm)),
-        `svc_exact_${index}`,
-      );
+      const spelling = exactSpellingSql(this.table.dialect, column, driver.normalizeType(column.orm));
+      selected.push(`${spelling} AS ${driver.escape(`svc_exact_${index}`)}`);
     });
+    // The total rides along the page, unless it counts other conditions (a keyset page counts its filter alone).
+    const totalInPage = args.count && !('countWhere' in args);
+    if (totalInPage) selected.push(`${pageTotalSql(this.table, args.sort, fromWhere)} AS ${driver.escape(PAGE_TOTAL)}`);
+    const order: string[] = [];
     for (const sort of args.sort) {
+      // The scopes of relation-path sort keys bind their values next to the filter's.
       const terms = sort.field.includes('.')
         ? relationOrderTerms(this.table, TABLE_ALIAS, sort, params)
         : orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction);
-      for (const term of terms) rowsQuery.addOrderBy(term.expression, term.order, term.nulls);
+      for (const term of terms)
+        order.push(term.nulls ? `${term.expression} ${term.order} ${term.nulls}` : `${term.expression} ${term.order}`);
     }
-    // The scopes of relation-path sort keys bind their values next to the filter's.
-    rowsQuery.setParameters(params.values);
     const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
-    // MySQL has no OFFSET without LIMIT; TypeORM refuses it there, so an offset alone gets the largest safe limit.
+    // MySQL has no OFFSET without LIMIT, so an offset alone gets the largest safe limit there.
     const limit =
       args.limit ?? (offset !== undefined && this.table.dialect === 'mysql' ? Number.MAX_SAFE_INTEGER : undefined);
-    if (limit !== undefined) rowsQuery.limit(limit);
-    if (offset !== undefined) rowsQuery.offset(offset);
-    const countQuery = args.count
-      ? this.select({ manager, where: 'countWhere' in args ? args.countWhere : args.where, view: args.view }).select(
-          'COUNT(1)',
-          'total',
-        )
-      : undefined;
+    const rowsQuery = bindSql(
+      driver,
+      `SELECT ${selected.join(', ')} FROM ${fromWhere}` +
+        (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '') +
+        pageSql(this.table.dialect, limit, offset, params),
+      params.values,
+    );
+    const count = async (): Promise<number> => {
+      const countParams = new SqlParameters();
+      const where = this.whereSql(
+        { where: 'countWhere' in args ? args.countWhere : args.where, view: args.view },
+        countParams,
+      );
+      const sql = `SELECT COUNT(1) AS ${driver.escape('total')} FROM ${this.fromSql}${where}`;
+      const [counted] = await rawRows(manager, bindSql(driver, sql, countParams.values));
+      return Number(counted?.['total'] ?? 0);
+    };
     return this.guard('read', async () => {
       // Inside a session both statements share one connection, so they run one after the other there.
-      const [raw, counted] = !countQuery
-        ? [await rowsQuery.getRawMany(), undefined]
-        : args.session
-          ? [await rowsQuery.getRawMany(), await countQuery.getRawOne()]
-          : await Promise.all([rowsQuery.getRawMany(), countQuery.getRawOne()]);
-      const total = countQuery ? Number((counted as { total?: unknown } | undefined)?.total ?? 0) : null;
+      const [raw, counted] =
+        !args.count || totalInPage
+          ? [await rawRows(manager, rowsQuery), undefined]
+          : args.session
+            ? [await rawRows(manager, rowsQuery), await count()]
+            : await Promise.all([rawRows(manager, rowsQuery), count()]);
+      // A page past the last row carries no total: only then is it counted on its own (none before offset 0 either).
+      const total = !args.count
+        ? null
+        : !totalInPage
+          ? counted!
+          : raw.length > 0
+            ? Number(raw[0]![PAGE_TOTAL])
+            : offset === undefined
+              ? 0
+              : await count();
       const rows = raw.map((row) => this.table.hydrate(row));
       if (exactKeys.length === 0) return { rows, total };
       const exact = raw.map((row) =>
@@ -128,12 +152,17 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async findOne(args: FindOneArgs): Promise<Row | null> {
     const manager = managerOf(args.session, this.dataSource.manager);
-    const query = this.select({ manager, key: args.key, where: args.where, view: args.view }).select(
-      this.table.selectList,
+    const params = new SqlParameters();
+    const where = this.whereSql({ key: args.key, where: args.where, view: args.view }, params);
+    // TypeORM's pessimistic_write, as it writes it on PostgreSQL and MySQL/MariaDB; SQLite locks the whole database.
+    const lock = args.lock && args.session && this.table.dialect !== 'sqlite' ? ' FOR UPDATE' : '';
+    const query = bindSql(
+      this.table.driver,
+      `SELECT ${this.table.selectList} FROM ${this.fromSql}${where}${lock}`,
+      params.values,
     );
-    if (args.lock && args.session && this.table.dialect !== 'sqlite') query.setLock('pessimistic_write');
     return this.guard('read', async () => {
-      const raw = await query.getRawOne<Record<string, unknown>>();
+      const [raw] = await rawRows(manager, query);
       return raw === undefined ? null : this.table.hydrate(raw);
     });
   }
@@ -237,18 +266,18 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     );
   }
 
-  /** A SELECT on the entity's table with the key, filter and view conditions, bypassing TypeORM's own soft-delete filter. */
-  private select(args: SelectArgs): SelectQueryBuilder<object> {
-    const params = args.params ?? new SqlParameters();
+  /**
+   * ` WHERE ...` with the key, filter and view conditions (empty when there are none), binding into `params`. The
+   * view is the adapter's own soft-delete condition; TypeORM's is never added, as these statements bypass its builder.
+   */
+  private whereSql(args: WhereArgs, params: SqlParameters): string {
     const conditions: string[] = [];
     if (args.key) conditions.push(keyToSql(args.key, this.table, params));
     if (args.where) conditions.push(filterToSql(args.where, this.table, params));
     const marker = this.table.marker;
     if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
     if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
-    const query = args.manager.createQueryBuilder().from(this.target, TABLE_ALIAS).withDeleted();
-    if (conditions.length > 0) query.where(conditions.join(' AND '), params.values);
-    return query;
+    return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   }
 
   /** `UPDATE ... WHERE <key> [AND <view>]`, returning the stored row (or null when none matched) when asked. */
@@ -315,6 +344,42 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     }
     return key;
   }
+}
+
+/**
+ * The rows of a SELECT sent as it is (every driver answers a SELECT with its rows, keyed by column alias). In a
+ * session it runs on the session's connection; outside one, where TypeORM's own SelectQueryBuilder reads: a replica
+ * when the DataSource has `replication` (`EntityManager.query` alone would read from the primary).
+ */
+async function rawRows(manager: EntityManager, [sql, values]: [string, unknown[]]): Promise<Record<string, unknown>[]> {
+  if (manager.queryRunner) return (await manager.query(sql, values)) as Record<string, unknown>[];
+  const dataSource = manager.connection;
+  const runner = dataSource.createQueryRunner(dataSource.defaultReplicationModeForReads());
+  try {
+    return (await runner.query(sql, values)) as Record<string, unknown>[];
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
+ * ` LIMIT :n OFFSET :m`, both bound, so pages of one shape share one SQL text. SQLite takes no OFFSET without a
+ * LIMIT (-1: none); PostgreSQL does, and MySQL's caller always gives one.
+ */
+function pageSql(
+  dialect: DatabaseDialect,
+  limit: number | undefined,
+  offset: number | undefined,
+  params: SqlParameters,
+): string {
+  let sql =
+    limit !== undefined
+      ? ` LIMIT ${params.bind(limit)}`
+      : offset !== undefined && dialect === 'sqlite'
+        ? ' LIMIT -1'
+        : '';
+  if (offset !== undefined) sql += ` OFFSET ${params.bind(offset)}`;
+  return sql;
 }
 
 function generatedId(raw: unknown): unknown {
