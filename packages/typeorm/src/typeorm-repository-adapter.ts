@@ -119,7 +119,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         { where: 'countWhere' in args ? args.countWhere : args.where, view: args.view },
         countParams,
       );
-      const sql = `SELECT COUNT(1) AS ${driver.escape('total')} FROM ${this.fromSql}${where}`;
+      const sql = `SELECT COUNT(*) AS ${driver.escape('total')} FROM ${this.fromSql}${where}`;
       const [counted] = await rawRows(manager, bindSql(driver, sql, countParams.values));
       return Number(counted?.['total'] ?? 0);
     };
