@@ -1,7 +1,8 @@
 /**
- * Statements per write, every statement counted (transaction control included: each is a round trip to a networked
+ * Statements per request, every statement counted (transaction control included: each is a round trip to a networked
  * database). A write that needs nothing read first is one statement where the database returns written rows
- * (PostgreSQL); a guarded write reads and locks its row and skips the read-back when the database returned the row.
+ * (PostgreSQL); a guarded write reads and locks its row and skips the read-back when the database returned the row. A
+ * read by id is one statement, and a counted page carries its total in its own statement, on every database.
  */
 import type { SvcContext } from '@svc/core';
 import request from 'supertest';
@@ -33,6 +34,7 @@ describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
       controllers: [
         svcController('books', Book),
         svcController('guarded-books', Book, { policy: ({ entity }) => entity?.['title'] !== 'locked' }),
+        svcController('listed-books', Book, { filter: { fields: ['pages'] }, sort: { fields: ['pages', 'id'] } }),
         svcController('scoped-books', Book, {
           filter: { apply: ({ context }) => (scoped(context) ? { published: { eq: false } } : undefined) },
         }),
@@ -86,5 +88,18 @@ describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
     expect(patched.headers['etag']).toEqual(expect.any(String));
     const read = await request(t.server).get(`/books/${res.body.id}`).expect(200);
     expect(read.headers['etag']).toBe(patched.headers['etag']);
+  });
+
+  it('reads a row, and a counted page with its total, in one statement each; a page past the end counts apart', async () => {
+    const id = (await t.dataSource.getRepository(Book).save({ title: 'Read', pages: 7 })).id;
+    expect(await measure(() => request(t.server).get(`/books/${id}`))).toBe(1);
+    expect(await measure(() => request(t.server).get('/books?limit=2'))).toBe(1);
+    expect(await measure(() => request(t.server).get('/listed-books?limit=2&sort=-pages&filter[pages][gte]=1'))).toBe(
+      1,
+    );
+    const past = await request(t.server).get('/books?limit=2&offset=1000').expect(200);
+    const total = (await request(t.server).get('/books?limit=2')).body.total as number;
+    expect(past.body).toMatchObject({ items: [], total });
+    expect(await measure(() => request(t.server).get('/books?limit=2&offset=1000'))).toBe(2);
   });
 });
