@@ -6,6 +6,7 @@
 import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
 import type { GraphQLSchema } from 'graphql';
 import type { SvcGraphqlHandler } from '@svc/graphql';
+import { SvcException, toProblemDetails } from '@svc/core';
 import { SvcRegistry } from '../svc-registry';
 import { loadSvcGraphql } from './load-svc-graphql';
 
@@ -22,7 +23,7 @@ interface HostRequest {
   readonly originalUrl?: string;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body?: unknown;
-  setEncoding?(encoding: string): void;
+  pause?(): void;
   on?(event: string, listener: (chunk?: unknown) => void): void;
 }
 
@@ -61,12 +62,27 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
 
     @All()
     async serve(@Req() request: HostRequest, @Res() reply: HostReply): Promise<void> {
+      // Read before the handler runs, so that a body over the limit is the 413 it is, not an unparsable one; it is
+      // answered as GraphQL answers Svc's errors (the problem in `extensions`).
+      let sent: Record<string, unknown> | string;
+      try {
+        sent =
+          request.body !== undefined ? (request.body as Record<string, unknown> | string) : await readBody(request);
+      } catch (error) {
+        if (!(error instanceof SvcException)) throw error;
+        const problem = toProblemDetails(error);
+        reply.status(problem.status);
+        reply.header('content-type', 'application/json; charset=utf-8');
+        reply.send(
+          JSON.stringify({ errors: [{ message: problem.detail, extensions: { code: problem.code, problem } }] }),
+        );
+        return;
+      }
       const [body, init] = await this.handler!({
         method: request.method,
         url: request.originalUrl ?? request.url,
         headers: request.headers,
-        body: () =>
-          request.body !== undefined ? (request.body as Record<string, unknown> | string) : readBody(request),
+        body: () => sent,
         raw: request,
         context: undefined,
       });
@@ -78,18 +94,34 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
   return SvcGraphqlController;
 }
 
+/** Express's default JSON body limit, held when Svc reads a body itself. */
+const BODY_LIMIT_BYTES = 100 * 1024;
+
 /**
- * The raw body, for a media type the host's body parser left alone (Express leaves the stream unread). A host whose
- * request is not a stream (Fastify) has parsed or refused the body already, so there is none left to read.
+ * The raw body, when no body parser read it (an app created with `bodyParser: false`, where Express leaves the stream
+ * unread), up to 100 kB: a longer one is refused with 413 and the rest is not read. A host whose request is not a
+ * stream (Fastify) has parsed or refused the body already, so there is none left to read.
  */
 function readBody(request: HostRequest): Promise<string> {
   const on = request.on?.bind(request);
   if (!on) return Promise.resolve('');
   return new Promise((resolve, reject) => {
-    let text = '';
-    request.setEncoding?.('utf8');
-    on('data', (chunk) => (text += String(chunk)));
-    on('end', () => resolve(text));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    on('data', (chunk) => {
+      if (size > BODY_LIMIT_BYTES) return;
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += bytes.length;
+      if (size <= BODY_LIMIT_BYTES) return void chunks.push(bytes);
+      chunks.length = 0;
+      request.pause?.();
+      reject(
+        new SvcException('SVC_PAYLOAD_TOO_LARGE', {
+          detail: `The GraphQL request body is larger than ${BODY_LIMIT_BYTES / 1024} kB. Send a smaller query.`,
+        }),
+      );
+    });
+    on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     on('error', reject);
   });
 }
