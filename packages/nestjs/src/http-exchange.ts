@@ -85,17 +85,53 @@ export function headersSent(response: SvcHttpResponse): boolean {
 
 /**
  * Sets the status the engine decided and keeps it: Nest replies to a passthrough route with the method's default
- * status (200, or 201 for POST), which must not replace a 204, a 304 or a route's `successStatus`.
+ * status (200, or 201 for POST), which must not replace a 204, a 304 or a route's `successStatus`. The status is kept
+ * beside the response (not on it, so every response object keeps one shape) for the reply `holdSvcReplies` wraps.
  */
 export function keepStatus(response: SvcHttpResponse, status: number): void {
-  if (isFastify(response)) {
-    response.code(status);
-    for (const name of ['code', 'status'])
-      Object.defineProperty(response, name, { value: () => response, configurable: true, writable: true });
-    return;
-  }
-  (response as ExpressResponseLike).status(status);
-  Object.defineProperty(response, 'status', { value: () => response, configurable: true, writable: true });
+  if (isFastify(response)) response.code(status);
+  else (response as ExpressResponseLike).status(status);
+  keptStatuses.set(response, status);
+}
+
+const keptStatuses = new WeakMap<object, number>();
+
+/** What Nest's router calls to send a route's result, once the app's interceptors have had it. */
+interface ReplyingAdapter {
+  reply(response: unknown, body: unknown, statusCode?: number): unknown;
+}
+
+const HELD = Symbol('svc.repliesHeld');
+
+/**
+ * Wraps the HTTP adapter's `reply` once, at bootstrap. A response of an Svc route is sent with the status Svc kept;
+ * on Express, when the result (as the interceptors left it) is a plain JSON object or array, Svc writes it itself:
+ * its Content-Type is set already, and Express's `res.json` would parse and re-format that header and look up its
+ * JSON settings on every response. Anything else, and every other route, replies as Nest would.
+ */
+export function holdSvcReplies(adapter: ReplyingAdapter | undefined): void {
+  if (!adapter || typeof adapter.reply !== 'function' || (adapter as unknown as Record<symbol, unknown>)[HELD]) return;
+  const reply = adapter.reply.bind(adapter);
+  adapter.reply = (response, body, statusCode) => {
+    const kept = keptStatuses.get(response as object);
+    if (kept === undefined) return reply(response, body, statusCode);
+    if (isPlainJson(body) && !isFastify(response as object)) {
+      const raw = response as ServerResponse;
+      const text = JSON.stringify(body);
+      raw.statusCode = kept;
+      raw.setHeader('Content-Length', Buffer.byteLength(text));
+      raw.end(text);
+      return undefined;
+    }
+    return reply(response, body, kept);
+  };
+  Object.defineProperty(adapter, HELD, { value: true });
+}
+
+function isPlainJson(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const prototype = Object.getPrototypeOf(body) as unknown;
+  return Array.isArray(body) || prototype === Object.prototype || prototype === null;
 }
 
 /** Answers at once, outside Nest's reply (OPTIONS, problem responses): a status, headers and an optional body. */

@@ -19,7 +19,7 @@ import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
 import { applyOpenApi } from './openapi/apply-openapi';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
-import { JSON_PATCH_LIMIT_BYTES } from './http-exchange';
+import { holdSvcReplies, JSON_PATCH_LIMIT_BYTES } from './http-exchange';
 
 /** The version of an installed package, read from its package.json; undefined when it cannot be read. */
 function installedVersion(name: string): string | undefined {
@@ -100,6 +100,7 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
     app?.set?.('etag', false);
     acceptJsonPatchOnFastify(app);
+    holdSvcReplies(this.adapterHost.httpAdapter as unknown as Parameters<typeof holdSvcReplies>[0]);
   }
 
   /**
