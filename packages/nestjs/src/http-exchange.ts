@@ -3,7 +3,7 @@
  * Nest hands a route Express's `req`/`res` on one platform and Fastify's request/reply on the other.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { parseQueryString, type QueryPairs } from '@svc/core';
+import { parseQueryString, SvcException, type QueryPairs } from '@svc/core';
 
 /** What Svc reads of a request, on either platform. */
 export interface SvcHttpRequest {
@@ -60,6 +60,22 @@ export function queryPairsOf(request: SvcHttpRequest): QueryPairs {
 /** The Node stream of the request's body. */
 export function requestStream(request: SvcHttpRequest): IncomingMessage {
   return request.raw ?? (request as unknown as IncomingMessage);
+}
+
+/**
+ * The body no parser read, up to Express's default JSON limit (100 kB): a longer one is refused with 413 and
+ * `tooLarge` as its detail, and the rest is not read.
+ */
+export async function readLimitedBody(request: SvcHttpRequest, tooLarge: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of requestStream(request) as AsyncIterable<Buffer | string>) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += bytes.length;
+    if (size > JSON_PATCH_LIMIT_BYTES) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: tooLarge });
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The Node response underneath (for a stream that Svc writes itself). */

@@ -9,10 +9,9 @@ import {
   type SvcRoute,
 } from '@svc/core';
 import {
-  JSON_PATCH_LIMIT_BYTES,
   keepStatus,
   queryPairsOf,
-  requestStream,
+  readLimitedBody,
   requestUrl,
   sendNow,
   setHeader,
@@ -197,18 +196,12 @@ async function readJson(request: Request): Promise<unknown> {
   const parsed = request.body;
   if (parsed !== undefined && parsed !== null && !(typeof parsed === 'object' && Object.keys(parsed).length === 0))
     return parsed;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of requestStream(request) as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > JSON_PATCH_LIMIT_BYTES)
-      throw new SvcException('SVC_PAYLOAD_TOO_LARGE', {
-        detail: 'The JSON Patch is over 100 kB, the limit of every JSON body. Split it into several patches.',
-      });
-    chunks.push(chunk);
-  }
+  const body = await readLimitedBody(
+    request,
+    'The JSON Patch is over 100 kB, the limit of every JSON body. Split it into several patches.',
+  );
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     throw new SvcException('SVC_MALFORMED_REQUEST', { detail: 'The JSON Patch is not valid JSON.' });
   }

@@ -7,6 +7,7 @@ import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap,
 import type { GraphQLSchema } from 'graphql';
 import type { SvcGraphqlHandler } from '@svc/graphql';
 import { SvcException, toProblemDetails } from '@svc/core';
+import { readLimitedBody, type SvcHttpRequest } from '../http-exchange';
 import { SvcRegistry } from '../svc-registry';
 import { loadSvcGraphql } from './load-svc-graphql';
 
@@ -23,7 +24,6 @@ interface HostRequest {
   readonly originalUrl?: string;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body?: unknown;
-  pause?(): void;
   on?(event: string, listener: (chunk?: unknown) => void): void;
 }
 
@@ -94,36 +94,18 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
   return SvcGraphqlController;
 }
 
-/** Express's default JSON body limit, held when Svc reads a body itself. */
-const BODY_LIMIT_BYTES = 100 * 1024;
-
 /**
  * The raw body, when no body parser read it (an app created with `bodyParser: false`, where Express leaves the stream
- * unread), up to 100 kB: a longer one is refused with 413 and the rest is not read. A host whose request is not a
- * stream (Fastify) has parsed or refused the body already, so there is none left to read.
+ * unread), within the limit of every JSON body. A host whose request is not a stream (Fastify) has parsed or refused
+ * the body already, so there is none left to read.
  */
-function readBody(request: HostRequest): Promise<string> {
-  const on = request.on?.bind(request);
-  if (!on) return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    on('data', (chunk) => {
-      if (size > BODY_LIMIT_BYTES) return;
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += bytes.length;
-      if (size <= BODY_LIMIT_BYTES) return void chunks.push(bytes);
-      chunks.length = 0;
-      request.pause?.();
-      reject(
-        new SvcException('SVC_PAYLOAD_TOO_LARGE', {
-          detail: `The GraphQL request body is larger than ${BODY_LIMIT_BYTES / 1024} kB. Send a smaller query.`,
-        }),
-      );
-    });
-    on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    on('error', reject);
-  });
+async function readBody(request: HostRequest): Promise<string> {
+  if (!request.on) return '';
+  const body = await readLimitedBody(
+    request as unknown as SvcHttpRequest,
+    'The GraphQL request body is over 100 kB, the limit of every JSON body. Send a smaller query.',
+  );
+  return body.toString('utf8');
 }
 
 /** The settings of a `graphql` switch that is on. */
