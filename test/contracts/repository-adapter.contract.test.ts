@@ -172,6 +172,7 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
         ['eq null as IS NULL', cond('rating', 'eq', null), ['Beta']],
         ['ne, excluding nulls', cond('rating', 'ne', 2), ['Alpha', 'Gamma 100%', 'back\\slash', INJECTION]],
         ['gt', cond('pages', 'gt', 120), ['Beta', 'Gamma 100%']],
+        ['gt, a whole number against a fractional column', cond('rating', 'gt', 4), ['Alpha', 'back\\slash']],
         ['gte', cond('pages', 'gte', 120), ['Beta', 'Gamma 100%', 'back\\slash']],
         ['lt', cond('pages', 'lt', 100), ['Delta_x', INJECTION]],
         ['lte', cond('pages', 'lte', 100), ['Alpha', 'Delta_x', INJECTION]],
