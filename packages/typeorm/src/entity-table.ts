@@ -4,6 +4,7 @@ import type { EntityMetadata, Row } from '@svc/core';
 import type { DataSource, Driver } from 'typeorm';
 import { type DatabaseDialect, dialectOf, likeEscapeClause } from './database-dialect';
 import { ownColumns, readEntityMetadata } from './read-entity-metadata';
+import { type Hydrator, hydratorOf } from './column-hydration';
 
 /** One own column: its property, its database name quoted for the driver, and TypeORM's metadata for values. */
 export interface TableColumn {
@@ -12,6 +13,8 @@ export interface TableColumn {
   /** `"title"` / `` `title` ``: unqualified, so the same fragment serves SELECT, UPDATE and DELETE. */
   readonly quoted: string;
   readonly orm: OrmColumn;
+  /** The column's database value as the property value: `Driver.prepareHydratedValue`, with its common cases inlined. */
+  readonly hydrate: Hydrator;
 }
 
 /** How a to-one relation written as `{ relation: { key } }` lands on mapped foreign-key properties. */
@@ -72,6 +75,7 @@ export class EntityTable {
       databaseName: orm.databaseName,
       quoted: this.driver.escape(orm.databaseName),
       orm,
+      hydrate: hydratorOf(this.driver, this.dialect, orm),
     }));
     this.byProperty = new Map(this.columns.map((column) => [column.property, column]));
     this.byDatabaseName = new Map(this.columns.map((column) => [column.databaseName, column]));
@@ -157,9 +161,7 @@ export class EntityTable {
   /** A database row (keys are column names) as a plain object of properties, values hydrated by the driver. */
   hydrate(raw: Record<string, unknown>): Row {
     const row: Row = {};
-    for (const column of this.columns) {
-      row[column.property] = this.driver.prepareHydratedValue(raw[column.databaseName], column.orm);
-    }
+    for (const column of this.columns) row[column.property] = column.hydrate(raw[column.databaseName]);
     return row;
   }
 
