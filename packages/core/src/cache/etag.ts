@@ -1,4 +1,5 @@
 /** Strong ETags: a hash of the canonical JSON of a single-item representation. Pure JS: core has no Node imports. */
+import { isoText } from '../schema/date-values';
 
 /**
  * JSON with object keys sorted at every level, so equal representations hash equally. Iterative, with its own stack:
@@ -16,7 +17,7 @@ export function canonicalJson(value: unknown): string {
       out.push(text);
       continue;
     }
-    if (next instanceof Date) next = next.toISOString();
+    if (next instanceof Date) next = isoText(next);
     if (next === null || typeof next !== 'object') {
       out.push(JSON.stringify(next) ?? 'null');
     } else if (Array.isArray(next)) {

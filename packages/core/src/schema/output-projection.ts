@@ -1,5 +1,6 @@
 /** Projects a row to the fields an item response serves and to plain JSON values. */
 import type { Row } from '../persistence/repository-adapter';
+import { isoText } from './date-values';
 
 /** The readable fields of an entity, fixed at bootstrap. */
 export interface OutputProjection {
@@ -10,9 +11,9 @@ export interface OutputProjection {
 export function projectRow(row: Row, projection: OutputProjection): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of projection.fields) {
-    if (!(field in row)) continue;
     const value = row[field];
-    out[field] = value instanceof Date ? value.toISOString() : value;
+    if (value === undefined && !(field in row)) continue;
+    out[field] = value instanceof Date ? isoText(value) : value;
   }
   return out;
 }
