@@ -15,7 +15,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import request from 'supertest';
 import { map, type Observable } from 'rxjs';
 import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
-import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { createTestApp, svcController, TEST_PLATFORM, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectProblem } from './support/e2e-http';
 
@@ -107,6 +107,25 @@ describe.each(TEST_DATABASES.filter((db) => db.name === 'sqlite'))("Nest's pipel
     const deleted = await request(t.server).delete(`/wrapped/${created.body.id}`);
     expect(deleted.status).toBe(204);
     expect(deleted.headers['x-timed']).toBe('yes');
+  });
+
+  it("writes results with the app's JSON settings (json spaces, json replacer) on Express", async () => {
+    const express = t.app.getHttpAdapter().getInstance() as { set?(name: string, value: unknown): void };
+    if (TEST_PLATFORM !== 'express' || !express.set) return;
+    const compact = await request(t.server).get(`/wrapped/${id}`).expect(200);
+    expect(compact.text).toBe(JSON.stringify(compact.body));
+    express.set('json spaces', 2);
+    express.set('json replacer', (key: string, value: unknown) => (key === 'isbn' ? undefined : value));
+    try {
+      const pretty = await request(t.server).get(`/wrapped/${id}`).expect(200);
+      const { isbn: _isbn, ...withoutIsbn } = compact.body as Record<string, unknown>;
+      expect(pretty.text).toBe(JSON.stringify(withoutIsbn, null, 2));
+      expect(pretty.headers['etag']).toBe(compact.headers['etag']);
+      expect(pretty.headers['content-type']).toBe(compact.headers['content-type']);
+    } finally {
+      express.set('json spaces', undefined);
+      express.set('json replacer', undefined);
+    }
   });
 
   it('still answers errors as problem+json', async () => {

@@ -121,9 +121,10 @@ const HELD = Symbol('svc.repliesHeld');
 
 /**
  * Wraps the HTTP adapter's `reply` once, at bootstrap. A response of an Svc route is sent with the status Svc kept;
- * on Express, when the result (as the interceptors left it) is a plain JSON object or array, Svc writes it itself:
- * its Content-Type is set already, and Express's `res.json` would parse and re-format that header and look up its
- * JSON settings on every response. Anything else, and every other route, replies as Nest would.
+ * on Express, when the result (as the interceptors left it) is a plain JSON object or array and the app keeps
+ * Express's default JSON settings, Svc writes it itself: its Content-Type is set already, and Express's `res.json`
+ * would parse and re-format that header on every response. An app that sets `json spaces`, `json replacer` or
+ * `json escape` gets `res.json`, which applies them. Anything else, and every other route, replies as Nest would.
  */
 export function holdSvcReplies(adapter: ReplyingAdapter | undefined): void {
   if (!adapter || typeof adapter.reply !== 'function' || (adapter as unknown as Record<symbol, unknown>)[HELD]) return;
@@ -131,7 +132,7 @@ export function holdSvcReplies(adapter: ReplyingAdapter | undefined): void {
   adapter.reply = (response, body, statusCode) => {
     const kept = keptStatuses.get(response as object);
     if (kept === undefined) return reply(response, body, statusCode);
-    if (isPlainJson(body) && !isFastify(response as object)) {
+    if (isPlainJson(body) && !isFastify(response as object) && defaultJsonSettings(response as ExpressAppHolder)) {
       const raw = response as ServerResponse;
       const text = JSON.stringify(body);
       raw.statusCode = kept;
@@ -142,6 +143,20 @@ export function holdSvcReplies(adapter: ReplyingAdapter | undefined): void {
     return reply(response, body, kept);
   };
   Object.defineProperty(adapter, HELD, { value: true });
+}
+
+/** What an Express response knows of its app's settings. */
+interface ExpressAppHolder {
+  app?: { settings?: Record<string, unknown> };
+}
+
+/** Whether `res.json` would write exactly `JSON.stringify(body)`: no `json spaces`, `json replacer` or `json escape`. */
+function defaultJsonSettings(response: ExpressAppHolder): boolean {
+  const settings = response.app?.settings;
+  return (
+    settings === undefined ||
+    (settings['json spaces'] === undefined && settings['json replacer'] === undefined && !settings['json escape'])
+  );
 }
 
 function isPlainJson(body: unknown): boolean {
