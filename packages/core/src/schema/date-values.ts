@@ -39,18 +39,19 @@ function validDay(match: RegExpExecArray): boolean {
   return day <= new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate();
 }
 
-/** Two- and three-digit zero-padded numbers, by value: the pieces of an ISO 8601 string. */
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 const DAY_MS = 86_400_000;
 /** 0000-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z: the instants `toISOString` writes with a 4-digit year. */
 const FOUR_DIGIT_YEARS_FROM = -62_167_219_200_000;
 const FOUR_DIGIT_YEARS_TO = 253_402_300_800_000;
+/** Character codes: `0`, `-`, `T`, `:`, `.`, `Z`. */
+const ZERO = 48;
+const [DASH, T, COLON, DOT, Z] = [45, 84, 58, 46, 90];
 
 /**
- * `date.toISOString()`, character for character, written from the time value with integer arithmetic (V8's own
- * formatter costs about three times as much, and every date of every row served passes through here). Outside the
- * years 0000-9999 and for an invalid date it is `toISOString` itself (the six-digit form; RangeError).
+ * `date.toISOString()`, character for character, written from the time value with integer arithmetic as one string of
+ * 24 character codes (V8's own formatter costs about three times as much, and every date of every row served passes
+ * through here; joining pieces would leave a dozen intermediate strings per date for the garbage collector). Outside
+ * the years 0000-9999 and for an invalid date it is `toISOString` itself (the six-digit form; RangeError).
  */
 export function isoText(date: Date): string {
   const time = date.getTime();
@@ -75,8 +76,30 @@ export function isoText(date: Date): string {
   ms -= minute * 60_000;
   const second = Math.floor(ms / 1000);
   ms -= second * 1000;
-  return (
-    `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}` +
-    `T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${THREE_DIGITS[ms]}Z`
+  return String.fromCharCode(
+    ZERO + Math.floor(year / 1000),
+    ZERO + (Math.floor(year / 100) % 10),
+    ZERO + (Math.floor(year / 10) % 10),
+    ZERO + (year % 10),
+    DASH,
+    ZERO + Math.floor(month / 10),
+    ZERO + (month % 10),
+    DASH,
+    ZERO + Math.floor(day / 10),
+    ZERO + (day % 10),
+    T,
+    ZERO + Math.floor(hour / 10),
+    ZERO + (hour % 10),
+    COLON,
+    ZERO + Math.floor(minute / 10),
+    ZERO + (minute % 10),
+    COLON,
+    ZERO + Math.floor(second / 10),
+    ZERO + (second % 10),
+    DOT,
+    ZERO + Math.floor(ms / 100),
+    ZERO + (Math.floor(ms / 10) % 10),
+    ZERO + (ms % 10),
+    Z,
   );
 }
