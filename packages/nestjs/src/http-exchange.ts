@@ -42,8 +42,8 @@ function isFastify(response: SvcHttpResponse): response is FastifyReplyLike {
   return 'raw' in response && typeof (response as Partial<FastifyReplyLike>).code === 'function';
 }
 
-/** Express's own default JSON body limit (100 kB): a JSON Patch body is no larger than any other, on either platform. */
-export const JSON_PATCH_LIMIT_BYTES = 100 * 1024;
+/** Express's own default JSON body limit (100 kB): a body Svc reads itself (a JSON Patch, a GraphQL request no parser read) is no larger than any other JSON body, on either platform. */
+export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 
 /** The URL as the client sent it, query string included. */
 export function requestUrl(request: SvcHttpRequest): string {
@@ -72,7 +72,7 @@ export async function readLimitedBody(request: SvcHttpRequest, tooLarge: string)
   for await (const chunk of requestStream(request) as AsyncIterable<Buffer | string>) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     size += bytes.length;
-    if (size > JSON_PATCH_LIMIT_BYTES) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: tooLarge });
+    if (size > JSON_BODY_LIMIT_BYTES) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: tooLarge });
     chunks.push(bytes);
   }
   return Buffer.concat(chunks);

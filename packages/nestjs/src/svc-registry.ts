@@ -19,7 +19,7 @@ import { classValidatorSchemas } from './class-validator-schemas';
 import { SVC_OPTIONS } from './svc.constants';
 import { applyOpenApi } from './openapi/apply-openapi';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
-import { holdSvcReplies, JSON_PATCH_LIMIT_BYTES } from './http-exchange';
+import { holdSvcReplies, JSON_BODY_LIMIT_BYTES } from './http-exchange';
 
 /** The version of an installed package, read from its package.json; undefined when it cannot be read. */
 function installedVersion(name: string): string | undefined {
@@ -182,7 +182,7 @@ interface PlatformInstance {
 function acceptJsonPatchOnFastify(app: PlatformInstance | undefined): void {
   const type = 'application/json-patch+json';
   if (!app?.addContentTypeParser || app.hasContentTypeParser?.(type)) return;
-  app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: JSON_PATCH_LIMIT_BYTES }, (_request, body, done) => {
+  app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT_BYTES }, (_request, body, done) => {
     try {
       done(null, JSON.parse(body) as unknown);
     } catch {

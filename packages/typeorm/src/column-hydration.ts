@@ -47,16 +47,16 @@ export function hydratorOf(driver: Driver, dialect: DatabaseDialect, column: Orm
   // A transformer sees every value, null included.
   if (column.transformer) return byDriver;
   if (AS_READ.has(column.type)) return (value) => value;
-  if (BOOLEAN_TYPES[dialect].has(column.type)) {
-    return (value) => (value === null || value === undefined ? value : value ? true : false);
-  }
+  if (BOOLEAN_TYPES[dialect].has(column.type)) return unlessNull((value) => (value ? true : false));
   if (dialect === 'sqlite' && (column.type === 'datetime' || column.type === Date)) {
-    return (value) => {
-      if (value === null || value === undefined) return value;
-      return (typeof value === 'string' ? sqliteDateTime(value) : undefined) ?? byDriver(value);
-    };
+    return unlessNull((value) => (typeof value === 'string' ? sqliteDateTime(value) : undefined) ?? byDriver(value));
   }
-  return (value) => (value === null || value === undefined ? value : byDriver(value));
+  return unlessNull(byDriver);
+}
+
+/** Without a transformer every driver hands null and undefined back as they are. */
+function unlessNull(read: Hydrator): Hydrator {
+  return (value) => (value === null || value === undefined ? value : read(value));
 }
 
 /**

@@ -6,10 +6,10 @@
 import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
 import type { GraphQLSchema } from 'graphql';
 import type { SvcGraphqlHandler } from '@svc/graphql';
-import { SvcException, toProblemDetails } from '@svc/core';
+import { SvcException } from '@svc/core';
 import { readLimitedBody, type SvcHttpRequest } from '../http-exchange';
 import { SvcRegistry } from '../svc-registry';
-import { loadSvcGraphql } from './load-svc-graphql';
+import { loadSvcGraphql, type SvcGraphqlModule } from './load-svc-graphql';
 
 /** The `graphql` switch, resolved. */
 export interface SvcGraphqlSettings {
@@ -39,6 +39,7 @@ const logger = new Logger('SvcGraphql');
 export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
   @Controller(settings.path)
   class SvcGraphqlController implements OnApplicationBootstrap {
+    private graphql?: SvcGraphqlModule;
     private handler?: SvcGraphqlHandler<HostRequest>;
     /** The schema served, once the app has booted. */
     schema?: GraphQLSchema;
@@ -47,7 +48,7 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
 
     /** Built after every service exists; a configuration problem stops the app from booting. */
     onApplicationBootstrap(): void {
-      const graphql = loadSvcGraphql();
+      const graphql = (this.graphql = loadSvcGraphql());
       this.schema = graphql.buildSvcSchema(this.registry.instance, {
         exclude: settings.exclude,
         onError: (exception) => {
@@ -70,12 +71,9 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
           request.body !== undefined ? (request.body as Record<string, unknown> | string) : await readBody(request);
       } catch (error) {
         if (!(error instanceof SvcException)) throw error;
-        const problem = toProblemDetails(error);
-        reply.status(problem.status);
+        reply.status(error.status);
         reply.header('content-type', 'application/json; charset=utf-8');
-        reply.send(
-          JSON.stringify({ errors: [{ message: problem.detail, extensions: { code: problem.code, problem } }] }),
-        );
+        reply.send(JSON.stringify({ errors: [this.graphql!.toGraphqlError(error)] }));
         return;
       }
       const [body, init] = await this.handler!({
