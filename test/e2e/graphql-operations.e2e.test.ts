@@ -357,6 +357,31 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       expect(large).toBe(small);
     });
 
+    it('loads no relation that @skip or @include leaves out, by literal or by variable', async () => {
+      const counted = (query: string, variables: Record<string, unknown>) =>
+        counter.during(async () => dataOf(await gql(query, variables)));
+      const bare = await counted('{ books(limit: 20) { items { title } } }', {});
+      const withAuthor = await counted('{ books(limit: 20) { items { title author { name } } } }', {});
+      expect(withAuthor).toBeGreaterThan(bare);
+      const switched = `query ($on: Boolean!) {
+        books(limit: 20) { items { title author @include(if: $on) { name } ...Tagged @skip(if: true) } }
+      }
+      fragment Tagged on Book { tags { name } }`;
+      expect(await counted(switched, { on: false })).toBe(bare);
+      expect(await counted(switched, { on: true })).toBe(withAuthor);
+      const inline = 'query ($off: Boolean!) { book(id: "1") { title ... @skip(if: $off) { author { name } } } }';
+      const one = await counted('{ book(id: "1") { title } }', {});
+      expect(await counted(inline, { off: true })).toBe(one);
+      expect(await counted(inline, { off: false })).toBeGreaterThan(one);
+      // The answer is graphql-js's own: a field left out is absent, one asked for is there.
+      const answer = dataOf<{ books: { items: BookRow[] } }>(
+        await gql('query ($on: Boolean!) { books(limit: 1) { items { title author @include(if: $on) { name } } } }', {
+          on: false,
+        }),
+      );
+      expect(answer.books.items[0]).toEqual({ title: 'Book 00' });
+    });
+
     it('reads nested relations (book.author.books) with one statement per level', async () => {
       expect(await count('{ books(limit: 20) { items { author { books { title } } } } }')).toBeLessThanOrEqual(4);
     });

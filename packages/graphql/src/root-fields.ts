@@ -87,6 +87,7 @@ export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
           plan,
           sets: selectionSets(info),
           fragments: info.fragments,
+          variables: info.variableValues,
           served: plan.outputItem,
           plans: args.plans,
         });
@@ -100,11 +101,12 @@ export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
       description: `A page of ${plan.typeName} rows.`,
       args: listArguments(args),
       resolve: async (_source, input, context, info) => {
-        const items = collectFields(selectionSets(info), info.fragments).get('items') ?? [];
+        const items = collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [];
         const { pairs } = shapePairs({
           plan,
           sets: items,
           fragments: info.fragments,
+          variables: info.variableValues,
           served: plan.outputList,
           plans: args.plans,
         });
@@ -202,6 +204,7 @@ async function reread(
     plan,
     sets: selectionSets(info),
     fragments: info.fragments,
+    variables: info.variableValues,
     served: plan.outputItem,
     plans: args.plans,
   });

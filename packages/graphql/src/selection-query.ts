@@ -3,37 +3,58 @@
  * it descends into (`include`, dotted for nesting) and their columns (`select[<path>]`). The engine then loads every
  * relation in one batched, scoped statement per include path, whatever the page size, and holds the include limits.
  */
-import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  type FragmentDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { EntityPlan } from './entity-plan';
 
 /** The selection sets of one field under every alias, merged by field name. */
 export type FieldSelections = Map<string, SelectionSetNode[]>;
 
-/** The fields a set of selection sets asks for (fragments and inline fragments flattened), merged by field name. */
+/**
+ * The fields a set of selection sets asks for (fragments and inline fragments flattened), merged by field name. A
+ * field or fragment that `@skip` or `@include` leaves out under the request's variables is not asked for, so a
+ * relation a client switches off by a variable is not loaded.
+ */
 export function collectFields(
   sets: readonly SelectionSetNode[],
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  variables: Readonly<Record<string, unknown>>,
   out: FieldSelections = new Map(),
   seen: Set<string> = new Set(),
 ): FieldSelections {
   for (const set of sets) {
     for (const selection of set.selections) {
+      if (!selected(selection, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const list = out.get(selection.name.value) ?? [];
         if (selection.selectionSet) list.push(selection.selectionSet);
         out.set(selection.name.value, list);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        collectFields([selection.selectionSet], fragments, out, seen);
+        collectFields([selection.selectionSet], fragments, variables, out, seen);
       } else {
         const name = selection.name.value;
         const fragment = fragments[name];
         if (!fragment || seen.has(name)) continue;
         seen.add(name);
-        collectFields([fragment.selectionSet], fragments, out, seen);
+        collectFields([fragment.selectionSet], fragments, variables, out, seen);
       }
     }
   }
   return out;
+}
+
+/** What graphql-js's execution decides for the selection's `@skip(if:)` and `@include(if:)`. */
+function selected(selection: SelectionNode, variables: Readonly<Record<string, unknown>>): boolean {
+  if (!selection.directives?.length) return true;
+  if (getDirectiveValues(GraphQLSkipDirective, selection, variables)?.['if'] === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, selection, variables)?.['if'] !== false;
 }
 
 export interface ShapeArgs {
@@ -41,6 +62,8 @@ export interface ShapeArgs {
   /** The selection sets of the entity's object (a list's `items`, or the single row). */
   readonly sets: readonly SelectionSetNode[];
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  /** The request's variable values, which `@skip` and `@include` read. */
+  readonly variables: Readonly<Record<string, unknown>>;
   /** The fields the read itself serves (`findMany`'s items, or `findOne`'s row). */
   readonly served: ReadonlySet<string>;
   readonly plans: ReadonlyMap<string, EntityPlan>;
@@ -51,7 +74,7 @@ export function shapePairs(args: ShapeArgs): { pairs: [string, string][]; hasRel
   const pairs: [string, string][] = [];
   const includes: string[] = [];
   const walk = (plan: EntityPlan, sets: readonly SelectionSetNode[], path: string, served: ReadonlySet<string>) => {
-    const fields = collectFields(sets, args.fragments);
+    const fields = collectFields(sets, args.fragments, args.variables);
     const columns = [...fields.keys()].filter((name) => plan.columns.has(name) && served.has(name));
     const projection = columns.length > 0 ? columns : keyColumns(plan, served);
     if (projection.length > 0) pairs.push([path ? `select[${path}]` : 'select', projection.join(',')]);
