@@ -144,7 +144,7 @@ export type { RealtimeSubscription, SubscribeOptions } from './operations/realti
 export { routeTableOf } from './operations/route-table';
 export type { SvcRoute, HttpMethod } from './operations/route-table';
 export { describeEntity } from './service/entity-description';
-export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA } from './service/json-schema';
+export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA, referenceRulesJsonSchema } from './service/json-schema';
 export type { ColumnSchemaSource, JsonSchema, SchemaDirection } from './service/json-schema';
 export type {
   EntityDescription,

@@ -35,10 +35,22 @@ export function buildWriteInput(plan: EntityPlan, slot: WriteSlot, types: Schema
   const description: WriteSlotDescription = plan.description.write[slot];
   if (description.fields.length === 0) return undefined;
   const required = new Set(slot === 'patch' ? [] : description.required);
+  // GraphQL has no "one of these two": a required reference writable as its foreign-key column too says so instead.
+  const eitherOf = new Map<string, string>();
+  if (slot !== 'patch') {
+    for (const [reference, column] of description.requiredOneOf) {
+      eitherOf.set(reference, column);
+      eitherOf.set(column, reference);
+    }
+  }
   const inputs: Record<string, GraphQLInputFieldConfig> = {};
   for (const field of description.fields) {
     const type = inputTypeOf(plan, field, types);
-    inputs[field.name] = { type: required.has(field.name) && !field.nullable ? new GraphQLNonNull(type) : type };
+    const other = eitherOf.get(field.name);
+    inputs[field.name] = {
+      type: required.has(field.name) && !field.nullable ? new GraphQLNonNull(type) : type,
+      ...(other === undefined ? {} : { description: `Required unless ${other} is given (send one of the two).` }),
+    };
   }
   const type = types.add(
     new GraphQLInputObjectType({

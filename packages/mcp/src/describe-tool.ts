@@ -99,6 +99,10 @@ function describeEntity(description: EntityDescription, tools: Record<string, st
           {
             fields: description.write[slot].fields.map((field) => field.name),
             required: [...description.write[slot].required],
+            // A reference the row needs, writable as itself or as its foreign-key column: one of the two.
+            ...(description.write[slot].requiredOneOf.length > 0
+              ? { requiredOneOf: description.write[slot].requiredOneOf.map((pair) => [...pair]) }
+              : {}),
           },
         ]),
     ),

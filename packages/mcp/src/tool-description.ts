@@ -6,6 +6,11 @@ function list(names: readonly string[]): string {
   return names.length > 0 ? names.join(', ') : 'none';
 }
 
+/** The required fields of a slot, a required reference and its foreign-key column as `a or b`. */
+function requiredText(write: EntityDescription['write']['create']): string {
+  return list([...write.required, ...write.requiredOneOf.map(([reference, column]) => `${reference} or ${column}`)]);
+}
+
 function findManyText(description: EntityDescription): string {
   const { name, pagination } = description;
   const parts = [`List ${name} rows.`];
@@ -34,7 +39,7 @@ export function toolDescriptionOf(description: EntityDescription, operation: Too
     case 'findOne':
       return `Read one ${name} by its ${key}.`;
     case 'createOne':
-      return `Create a ${name} from data (required: ${list(description.write.create.required)}); returns the stored row.`;
+      return `Create a ${name} from data (required: ${requiredText(description.write.create)}); returns the stored row.`;
     case 'updateOne':
       return `Replace the writable fields of the ${name} with ${key} id: a field left out of data is reset to its default.`;
     case 'patchOne':

@@ -2,7 +2,7 @@
  * The input schema of each standard operation's tool, derived from the entity's description: the id by key kind,
  * the write slot as `data`, and the list arguments with their allowlists and bounds.
  */
-import type { EntityDescription } from '@svc/core';
+import { referenceRulesJsonSchema, type EntityDescription } from '@svc/core';
 import { filterSchema, FILTER_REF } from './filter-schema';
 import { nullable, scalarSchema, type JsonSchema } from './json-schema';
 
@@ -40,9 +40,13 @@ export function idSchema(description: EntityDescription): JsonSchema {
 
 type SlotName = keyof EntityDescription['write'];
 
-/** The `data` argument of a write: exactly the slot's writable fields; required ones on create and update. */
+/**
+ * The `data` argument of a write: exactly the slot's writable fields, a reference or its foreign-key column but not
+ * both; on create and update the required ones, and one of each required reference and its foreign-key column.
+ */
 export function dataSchema(description: EntityDescription, slot: SlotName): JsonSchema {
   const write = description.write[slot];
+  const rules = referenceRulesJsonSchema(description, slot);
   const properties: Record<string, JsonSchema> = {};
   for (const field of write.fields) {
     const value: JsonSchema =
@@ -67,6 +71,7 @@ export function dataSchema(description: EntityDescription, slot: SlotName): Json
           : `The new ${description.name}'s fields.`,
     properties,
     ...(slot === 'patch' ? { minProperties: 1 } : write.required.length > 0 ? { required: [...write.required] } : {}),
+    ...(rules.length > 0 ? { allOf: rules } : {}),
     additionalProperties: false,
   };
 }

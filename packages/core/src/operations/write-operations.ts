@@ -1,7 +1,7 @@
 /** The stages of createOne, updateOne and patchOne of their own: the body with `set`, and the insert and update. */
 import { NotFoundException, SvcException, ValidationFailedException } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
-import { readBody, requiredItem } from '../schema/validate-body';
+import { readBody, requiredItem, type RequiredSet } from '../schema/validate-body';
 import type { WriteSchema } from '../schema/write-schema';
 import { forcedValues } from '../schema/forced-values';
 import type { OperationCall } from '../pipeline/operation-call';
@@ -88,7 +88,7 @@ export const refuseJsonPatchStage = stage('refuseJsonPatch', (call) => {
  * required field that `set` fills need not be sent; one it does not fill is the client's 400.
  */
 async function bodyWithSet(call: OperationCall, operation: 'createOne' | 'updateOne', slot: WriteSchema): Promise<Row> {
-  const missing: string[] = [];
+  const missing: RequiredSet[] = [];
   const body = await readBody(slot, call.request.body, { replace: operation === 'updateOne', missing });
   let set: Row;
   try {
@@ -98,7 +98,7 @@ async function bodyWithSet(call: OperationCall, operation: 'createOne' | 'update
     if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
     throw error;
   }
-  const unfilled = missing.filter((field) => !Object.hasOwn(set, field));
+  const unfilled = missing.filter((required) => !required.fillable.some((field) => Object.hasOwn(set, field)));
   if (unfilled.length > 0) throw new ValidationFailedException(unfilled.map(requiredItem));
   return { ...body, ...set };
 }

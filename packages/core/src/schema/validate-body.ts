@@ -12,7 +12,7 @@ export interface ReadBodyOptions {
    * When given, required fields the body leaves out are collected here instead of failing it (the caller decides once
    * it knows what `set` fills); every other problem still fails the body.
    */
-  readonly missing?: string[];
+  readonly missing?: RequiredSet[];
 }
 
 /** Runs the slot's class or validator (if any), then the field rules of `validateBody` on what it returns. */
@@ -50,10 +50,10 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     if (checked.ok) values[key] = checked.value;
     else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
   }
-  for (const name of schema.required) {
-    if (!(name in values) && !errors.some((error) => error.field === name)) {
-      if (options.missing) options.missing.push(name);
-      else errors.push(requiredItem(name));
+  for (const required of requiredSets(schema)) {
+    if (!required.sendable.some((name) => name in values || errors.some((error) => error.field === name))) {
+      if (options.missing) options.missing.push(required);
+      else errors.push(requiredItem(required));
     }
   }
   checkDoubleRelation(schema, values, errors);
@@ -69,9 +69,33 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
   return values;
 }
 
-/** The errors[] entry of a required field left out. */
-export function requiredItem(name: string): SvcErrorItem {
-  return { field: name, code: 'required', detail: `'${name}' is required.` };
+/**
+ * One thing a write body must hold: any one of `sendable` (a required field; or a required reference and its
+ * foreign-key column, when both are writable), or a value `set` forces for any of `fillable` (`set` returns columns,
+ * so a required reference counts its foreign-key column there even when the body may not send it).
+ */
+export interface RequiredSet {
+  readonly sendable: readonly string[];
+  readonly fillable: readonly string[];
+}
+
+function requiredSets(schema: WriteSchema): RequiredSet[] {
+  return [
+    ...schema.required.map((name) => {
+      const field = schema.fields.get(name);
+      const column = field?.kind === 'relation' ? field.relation.joinColumns[0]?.property : undefined;
+      return { sendable: [name], fillable: column === undefined ? [name] : [name, column] };
+    }),
+    ...schema.requiredOneOf.map((pair) => ({ sendable: pair, fillable: pair })),
+  ];
+}
+
+/** The errors[] entry of a required field left out, or of a required reference sent neither way. */
+export function requiredItem(required: RequiredSet): SvcErrorItem {
+  const [name, other] = required.sendable;
+  const detail =
+    other === undefined ? `'${name}' is required.` : `'${name}' or '${other}' is required: send one of them.`;
+  return { field: name!, code: 'required', detail };
 }
 
 function checkField(

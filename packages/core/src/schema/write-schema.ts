@@ -25,6 +25,11 @@ export interface WriteSchema {
   readonly stripped: ReadonlySet<string>;
   /** Fields that must be present (create and the replace of update). */
   readonly required: readonly string[];
+  /**
+   * Create and the replace of update: each to-one reference that may not be null and is writable both as itself and
+   * as its mapped foreign-key column, `[reference, column]`: a body sends one of the two (and never both, on any slot).
+   */
+  readonly requiredOneOf: readonly (readonly [reference: string, column: string])[];
   /** Update only: the value a writable field takes when the replace leaves it out. */
   readonly resets: ReadonlyMap<string, unknown>;
   /** A schema class or Standard Schema validator that checks and transforms the body before the field rules. */
@@ -69,6 +74,7 @@ export function buildWriteSchema(args: {
   }
   const fields = restrict(entity, slot, candidates, stripped, args.list);
   const required: string[] = [];
+  const requiredOneOf: [string, string][] = [];
   const resets = new Map<string, unknown>();
   if (slot !== 'patch') {
     for (const [name, field] of fields) {
@@ -80,8 +86,21 @@ export function buildWriteSchema(args: {
       else if (slot === 'update' && column.nullable) resets.set(name, null);
       else if (!column.nullable && !column.hasDefault && !hasMappedRelation(fields, column)) required.push(name);
     }
+    // A reference the database needs: as one of the pair when its column is writable too, else as itself.
+    for (const [name, field] of fields) {
+      if (field.kind !== 'relation') continue;
+      const column = foreignKeyColumn(metadata, name);
+      if (column ? column.nullable || column.hasDefault : field.relation.nullable) continue;
+      if (column && fields.has(column.property)) requiredOneOf.push([name, column.property]);
+      else required.push(name);
+    }
   }
-  return { slot, fields, stripped, required, resets };
+  return { slot, fields, stripped, required, requiredOneOf, resets };
+}
+
+/** The column mapped as the foreign key of a to-one relation, when the entity declares one. */
+function foreignKeyColumn(metadata: EntityMetadata, relation: string): ColumnMetadata | undefined {
+  return metadata.columns.find((column) => column.foreignKeyOf === relation);
 }
 
 function hasMappedRelation(fields: ReadonlyMap<string, WritableField>, column: ColumnMetadata): boolean {

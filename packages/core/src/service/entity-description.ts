@@ -49,6 +49,11 @@ export interface WriteSlotDescription {
   readonly fields: readonly WriteFieldDescription[];
   /** Fields a body must hold (create; and the replace of update). */
   readonly required: readonly string[];
+  /**
+   * Pairs of a reference that may not be null and its foreign-key column, both writable: a body must hold one of the
+   * two (create; and the replace of update). A body never holds both of a reference and its column, on any slot.
+   */
+  readonly requiredOneOf: readonly (readonly [reference: string, column: string])[];
   /** A schema class or Standard Schema validator checks the body before the field rules. */
   readonly validated: boolean;
   /** The body's JSON Schema (draft 2020-12), when the slot's Standard Schema validator exposes one. */
@@ -279,6 +284,7 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
           },
     ),
     required: [...slot.required],
+    requiredOneOf: slot.requiredOneOf.map(([reference, column]) => [reference, column] as const),
     validated: slot.validator !== undefined,
     ...(slot.jsonSchema ? { jsonSchema: slot.jsonSchema } : {}),
   };

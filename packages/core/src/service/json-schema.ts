@@ -4,6 +4,7 @@
  * A value that may be null has `'null'` in its type list (never OpenAPI 3.0's `nullable`).
  */
 import type { ColumnKind } from '../persistence/entity-metadata';
+import type { EntityDescription } from './entity-description';
 
 /** A JSON Schema object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -22,6 +23,27 @@ export interface ColumnSchemaSource {
 export function columnJsonSchema(field: ColumnSchemaSource, direction: SchemaDirection): JsonSchema {
   const schema = kindSchema(field, direction);
   return field.nullable ? admitNull(schema) : schema;
+}
+
+/**
+ * The rules of a write slot's references, as `allOf` members: a to-one reference and its mapped foreign-key column are
+ * never sent together, and each pair the row needs (`requiredOneOf`: create, and the replace of update) is sent as
+ * one of the two. Empty when the slot has neither.
+ */
+export function referenceRulesJsonSchema(
+  description: EntityDescription,
+  slot: keyof EntityDescription['write'],
+): JsonSchema[] {
+  const write = description.write[slot];
+  const inSlot = new Set(write.fields.map((field) => field.name));
+  const rules: JsonSchema[] = [];
+  for (const field of description.fields) {
+    if (field.foreignKeyOf !== undefined && inSlot.has(field.name) && inSlot.has(field.foreignKeyOf)) {
+      rules.push({ not: { required: [field.foreignKeyOf, field.name] } });
+    }
+  }
+  for (const pair of write.requiredOneOf) rules.push({ anyOf: pair.map((name) => ({ required: [name] })) });
+  return rules;
 }
 
 /** The same schema, also admitting null (`'null'` in the type list, and in `enum` when there is one). */

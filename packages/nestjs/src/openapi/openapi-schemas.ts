@@ -6,12 +6,12 @@ import {
   admitNull,
   columnJsonSchema,
   PROBLEM_JSON_SCHEMA,
+  referenceRulesJsonSchema,
   type ColumnSchemaSource,
   type EntityDescription,
   type SchemaDirection,
   FieldDescription,
   WriteFieldDescription,
-  WriteSlotDescription,
 } from '@svc/core';
 
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
@@ -110,41 +110,15 @@ export function writeBodySchema(
   }
   const properties: Record<string, JsonSchema> = {};
   for (const field of write.fields) properties[field.name] = writeFieldSchema(field);
-  const references = referenceRules(description, write, slot);
-  const required = [...write.required, ...references.required];
+  const allOf = referenceRulesJsonSchema(description, slot);
   return {
     type: 'object',
     title,
     properties,
-    ...(required.length > 0 ? { required } : {}),
-    ...(references.allOf.length > 0 ? { allOf: references.allOf } : {}),
+    ...(write.required.length > 0 ? { required: [...write.required] } : {}),
+    ...(allOf.length > 0 ? { allOf } : {}),
     additionalProperties: false,
   };
-}
-
-/**
- * What the database asks of to-one references: a reference that may not be null must be sent on create and on the
- * replace of update, as the reference or as its mapped foreign-key column (one of the two, never both).
- */
-function referenceRules(
-  description: EntityDescription,
-  write: WriteSlotDescription,
-  slot: 'create' | 'update' | 'patch',
-): { required: string[]; allOf: JsonSchema[] } {
-  const inSlot = new Set(write.fields.map((field) => field.name));
-  const required: string[] = [];
-  const allOf: JsonSchema[] = [];
-  for (const field of write.fields) {
-    if (field.kind !== 'reference') continue;
-    const column = description.fields.find(
-      (candidate) => candidate.foreignKeyOf === field.name && inSlot.has(candidate.name),
-    );
-    if (column) allOf.push({ not: { required: [field.name, column.name] } });
-    if (slot === 'patch' || field.nullable) continue;
-    if (column) allOf.push({ anyOf: [{ required: [field.name] }, { required: [column.name] }] });
-    else required.push(field.name);
-  }
-  return { required, allOf };
 }
 
 function writeFieldSchema(field: WriteFieldDescription): JsonSchema {
