@@ -4,6 +4,7 @@ export type { SvcOptions, CrudRuntime } from './service/create-svc';
 export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type { CallOptions, ListEnvelope } from './service/svc-service';
+export type { GatedCall, OperationGate } from './service/operation-gate';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
 export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';

@@ -13,7 +13,13 @@ import {
   assertValidSchema,
   type GraphQLFieldConfig,
 } from 'graphql';
-import { ConfigurationException, type SvcContext, type SvcInstance, type SvcService } from '@svc/core';
+import {
+  ConfigurationException,
+  type OperationGate,
+  type SvcContext,
+  type SvcInstance,
+  type SvcService,
+} from '@svc/core';
 import { buildFilterInput } from './filter-types';
 import type { SvcErrorListener } from './graphql-errors';
 import { buildKeyType, buildListType, buildObjectType, type RelationTypes } from './object-types';
@@ -34,6 +40,11 @@ export interface SvcSchemaOptions {
    * The context every operation runs with (what policy, `filter.apply`, `set` and handlers see), from GraphQL's
    * context value. @default the context value itself (for example `{ request }`)
    */
+  /**
+   * Asked before each operation runs, with the service, the operation and the caller's context: throws to refuse. The
+   * Nest binding runs the REST route's guards here. @default none
+   */
+  readonly gate?: OperationGate;
   readonly context?: (contextValue: unknown) => SvcContext;
   /** Called with each Svc error a field answers (for logging 5xx ones). */
   readonly onError?: SvcErrorListener;
@@ -79,6 +90,7 @@ export function buildSvcSchema(
       filter: plan.operations.has('findMany') ? buildFilterInput(plan, types) : undefined,
       writes: writeInputsOf(plan, types),
       contextOf,
+      gate: options.gate,
       onError: options.onError,
     };
     addFields(query, queryFields(args), plan.typeName);

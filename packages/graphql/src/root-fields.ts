@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { ExecuteRequest, ExecuteResponse, SvcContext } from '@svc/core';
+import type { ExecuteRequest, ExecuteResponse, OperationGate, SvcContext } from '@svc/core';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
@@ -37,16 +37,21 @@ export interface EntityFieldsArgs {
   readonly writes: Partial<Record<WriteSlot, WriteInput>>;
   /** The engine's context from GraphQL's context value. */
   readonly contextOf: (contextValue: unknown) => SvcContext;
+  /** Asked before each operation runs (the REST route's guards, in Nest). */
+  readonly gate?: OperationGate;
   readonly onError?: SvcErrorListener;
 }
 
-/** Runs one operation with the caller's context. */
-function execute(
+/** Runs one operation with the caller's context, once the gate (if any) lets it. */
+async function execute(
   args: EntityFieldsArgs,
   contextValue: unknown,
   request: Omit<ExecuteRequest, 'context'>,
 ): Promise<ExecuteResponse> {
-  return args.plan.service.engine.execute({ ...request, context: args.contextOf(contextValue) });
+  const context = args.contextOf(contextValue);
+  const { service } = args.plan;
+  if (args.gate) await args.gate({ service, operation: request.operation, context });
+  return service.engine.execute({ ...request, context });
 }
 
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */

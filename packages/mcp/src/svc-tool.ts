@@ -6,6 +6,7 @@ import {
   type EntityDescription,
   type ExecuteRequest,
   type FindManyQuery,
+  type OperationGate,
   type SvcContext,
   type SvcService,
 } from '@svc/core';
@@ -71,6 +72,8 @@ export class SvcTool {
     readonly operation: ToolOperation,
     /** Hears of each call that failed on the server's side (a 5xx problem), with its cause. */
     private readonly onServerError?: (error: unknown, tool: string) => void,
+    /** Asked before the operation runs (the REST route's guards, in Nest). */
+    private readonly gate?: OperationGate,
   ) {
     const description = service.describe();
     const title = `${TITLES[operation]} ${description.name}`;
@@ -95,6 +98,7 @@ export class SvcTool {
       const problems = validateArguments(this.definition.inputSchema, input);
       if (problems.length > 0) throw argumentsException(problems);
       const request = this.requestOf(input);
+      if (this.gate) await this.gate({ service: this.service, operation: this.operation, context });
       const response = await this.service.engine.execute({ ...request, context });
       if (this.operation === 'deleteOne') return successResult({ id: request.id, deleted: true });
       if (this.operation === 'purgeOne') return successResult({ id: request.id, purged: true });

@@ -7,6 +7,7 @@ import {
   ConfigurationException,
   SvcException,
   type EntityDescription,
+  type OperationGate,
   type SvcContext,
   type SvcInstance,
   type SvcService,
@@ -26,6 +27,11 @@ export interface SvcToolsetOptions {
    * cause; the caller gets the problem without the cause. The Nest binding logs them through Nest's Logger.
    */
   readonly onServerError?: (error: unknown, tool: string) => void;
+  /**
+   * Asked before each tool call runs its operation, with the service, the operation and the caller's context: throws
+   * to refuse (the call answers the refusal as a problem). The Nest binding runs the REST route's guards here.
+   */
+  readonly gate?: OperationGate;
 }
 
 /** The strategies whose pages limit and offset reach. */
@@ -76,7 +82,7 @@ export class SvcToolset {
         description.operations.filter((operation) => operation.standard && operation.state === 'on').map((op) => op.id),
       );
       for (const operation of TOOL_OPERATIONS)
-        if (enabled.has(operation)) tools.push(new SvcTool(service, operation, options.onServerError));
+        if (enabled.has(operation)) tools.push(new SvcTool(service, operation, options.onServerError, options.gate));
     }
     this.tools = Object.freeze(tools);
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));

@@ -39,7 +39,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
   for (const route of table) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
-    const name = `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
+    const name = routeMethodName(route);
     if (route.stream) {
       // Where realtime is off, `GET /events` stays the findOne of a row whose id is `events`.
       const findOne = table.find((other) => other.operation === 'findOne' && other.path === `:${param}`);
@@ -55,6 +55,11 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
     defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes));
   }
+}
+
+/** The name of the controller method a generated route is defined as. */
+export function routeMethodName(route: SvcRoute): string {
+  return `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
 }
 
 /** `operations.<id>.meta.decorators`, or for a relation operation (`tags:add`) `relations.<name>.write.decorators`. */

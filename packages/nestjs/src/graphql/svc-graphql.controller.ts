@@ -4,10 +4,12 @@
  * graphql-http handler, with `{ request }` as the context, so a guard's `request.user` reaches policy and `apply`.
  */
 import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { GraphQLSchema } from 'graphql';
 import type { SvcGraphqlHandler } from '@svc/graphql';
 import { SvcException } from '@svc/core';
 import { readLimitedBody, type SvcHttpRequest } from '../http-exchange';
+import { rememberResponse, routeGuardsGate } from '../route-guards';
 import { SvcRegistry } from '../svc-registry';
 import { loadSvcGraphql, type SvcGraphqlModule } from './load-svc-graphql';
 
@@ -44,13 +46,17 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
     /** The schema served, once the app has booted. */
     schema?: GraphQLSchema;
 
-    constructor(@Inject(SvcRegistry) private readonly registry: SvcRegistry) {}
+    constructor(
+      @Inject(SvcRegistry) private readonly registry: SvcRegistry,
+      private readonly moduleRef: ModuleRef,
+    ) {}
 
     /** Built after every service exists; a configuration problem stops the app from booting. */
     onApplicationBootstrap(): void {
       const graphql = (this.graphql = loadSvcGraphql());
       this.schema = graphql.buildSvcSchema(this.registry.instance, {
         exclude: settings.exclude,
+        gate: routeGuardsGate(this.registry, this.moduleRef),
         onError: (exception) => {
           if (exception.status >= 500) logger.error(exception.detail, (exception.cause as Error | undefined)?.stack);
         },
@@ -65,6 +71,7 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
     async serve(@Req() request: HostRequest, @Res() reply: HostReply): Promise<void> {
       // Read before the handler runs, so that a body over the limit is the 413 it is, not an unparsable one; it is
       // answered as GraphQL answers Svc's errors (the problem in `extensions`).
+      rememberResponse(request, reply);
       let sent: Record<string, unknown> | string;
       try {
         sent =

@@ -4,9 +4,11 @@
  * `@svc/mcp` is an optional peer, loaded only when the switch is on.
  */
 import { All, Controller, Inject, Logger, Req, Res, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { requestStream, requestUrl, takeOver, type SvcHttpRequest, type SvcHttpResponse } from '../http-exchange';
 import { requireOptionalPeer } from '../optional-peer';
 import type * as SvcMcp from '@svc/mcp';
+import { rememberResponse, routeGuardsGate } from '../route-guards';
 import { SvcRegistry } from '../svc-registry';
 import type { SvcMcpSwitch } from '../svc-module-options';
 
@@ -35,7 +37,10 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
     private mcp?: typeof SvcMcp;
     private readonly logger = new Logger('SvcMcp');
 
-    constructor(@Inject(SvcRegistry) private readonly registry: SvcRegistry) {}
+    constructor(
+      @Inject(SvcRegistry) private readonly registry: SvcRegistry,
+      private readonly moduleRef: ModuleRef,
+    ) {}
 
     /** Builds the tools once every service exists; a configuration problem stops the app from booting. */
     onApplicationBootstrap(): void {
@@ -47,6 +52,7 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         exclude: options.exclude,
+        gate: routeGuardsGate(this.registry, this.moduleRef),
         onServerError: (error, tool) =>
           this.logger.error(`The tool ${tool} failed.`, error instanceof Error ? describeCause(error) : String(error)),
       });
@@ -54,6 +60,7 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
 
     @All()
     async serve(@Req() request: SvcHttpRequest, @Res() response: SvcHttpResponse): Promise<void> {
+      rememberResponse(request, response);
       const res = takeOver(response);
       try {
         await this.mcp!.serveNodeRequest(this.handler!, requestStream(request), res, {
