@@ -50,6 +50,35 @@ describe('MCP serving over Streamable HTTP', () => {
     }
   });
 
+  it('answers a body no parser read with 413 past 100 kB, without reading the rest', async () => {
+    // Express parses JSON only; a text/plain body reaches the MCP bridge unread.
+    const big = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: 'x'.repeat(20 * 1024 * 1024),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    // A streamed body with no declared length is stopped as it passes the limit.
+    const chunks = (async function* () {
+      for (let i = 0; i < 400; i++) yield new Uint8Array(64 * 1024).fill(120);
+    })();
+    const streamed = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: ReadableStream.from(chunks),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    // Under the limit, an unparsed body is still read and served.
+    const small = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(small.status).not.toBe(413);
+  });
+
   describe('the DNS-rebinding guard', () => {
     it('refuses a Host outside the allowlist with 403, before any work', async () => {
       const { request } = await import('node:http');

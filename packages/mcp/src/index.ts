@@ -1,7 +1,7 @@
 /** Public API of @svc/mcp. */
 export { SvcMcpHttpHandler } from './svc-mcp-http-handler';
 export type { SvcMcpHttpOptions, SvcMcpCall } from './svc-mcp-http-handler';
-export { serveNodeRequest } from './node-http-bridge';
+export { MCP_BODY_LIMIT_BYTES, serveNodeRequest } from './node-http-bridge';
 export type { NodeMcpCall } from './node-http-bridge';
 export { serveMcpStdio } from './serve-mcp-stdio';
 export type { ServeMcpStdioOptions, McpStdioServer } from './serve-mcp-stdio';

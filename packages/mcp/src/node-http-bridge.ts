@@ -13,7 +13,15 @@ export interface NodeMcpCall {
   readonly parsedBody?: unknown;
   /** The request path and query (Express's `originalUrl`). @default req.url */
   readonly url?: string;
+  /**
+   * The most bytes of a body read here, when no body parser read it (a `text/plain` body on Express, an app without
+   * a body parser): past it the request is answered 413 before the rest is read. @default MCP_BODY_LIMIT_BYTES
+   */
+  readonly maxBodyBytes?: number;
 }
+
+/** 100 kB, the limit of every JSON body Svc reads itself (and Express's JSON parser's default). */
+export const MCP_BODY_LIMIT_BYTES = 100 * 1024;
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {
   const web = new Headers();
@@ -24,10 +32,23 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
   return web;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The body, or undefined as soon as it is over `limit` bytes (declared or read): the rest is left unread. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) return undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of req) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > limit) return undefined;
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
+}
+
+function answerError(res: ServerResponse, status: number, code: number, message: string, close = false): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** Answers one request through `handler`. */
@@ -39,17 +60,28 @@ export async function serveNodeRequest(
 ): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const bodied = method !== 'GET' && method !== 'HEAD';
-  const raw = bodied && call.parsedBody === undefined && !req.readableEnded ? await readBody(req) : undefined;
+  const limit = call.maxBodyBytes ?? MCP_BODY_LIMIT_BYTES;
+  const raw =
+    bodied && call.parsedBody === undefined && !req.readableEnded ? await readBody(req, limit) : Buffer.alloc(0);
+  if (raw === undefined) {
+    answerError(
+      res,
+      413,
+      -32600,
+      `The request body is over ${Math.round(limit / 1024)} kB. Send a smaller request.`,
+      true,
+    );
+    return;
+  }
   let request: Request;
   try {
     request = new Request(new URL(call.url ?? req.url ?? '/', 'http://localhost'), {
       method,
       headers: webHeaders(req.headers),
-      ...(raw && raw.length > 0 ? { body: raw } : {}),
+      ...(raw.length > 0 ? { body: raw } : {}),
     });
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Malformed HTTP request.' }, id: null }));
+    answerError(res, 400, -32600, 'Malformed HTTP request.');
     return;
   }
   const response = await handler.handle(request, { context: call.context, parsedBody: call.parsedBody });
