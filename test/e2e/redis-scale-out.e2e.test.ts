@@ -105,6 +105,17 @@ describeWithRedis('two app instances over one Redis (SVC_TEST_REDIS_URL)', () =>
     expect(otherTenantOnB.events).toEqual([]);
   });
 
+  it('carries a JSON value shaped like its own type tags to B as written, and B lives on', async () => {
+    const [onB, onA] = await Promise.all([subscriber(b.base, 'acme'), subscriber(a.base, 'acme')]);
+    const meta = { '$svc:bigint': '1', nested: [{ '$svc:date': 'not a date' }] };
+    const created = await call(a.base, 'POST', '/notes', 'acme', { title: 'tagged', meta });
+    expect(created.status).toBe(201);
+    await eventually(() => onB.events.length === 1 && onA.events.length === 1, 'the event on both instances');
+    expect(onB.events[0]!.data.item).toMatchObject({ title: 'tagged', meta });
+    expect(onA.events[0]!.data.item).toMatchObject({ meta });
+    expect((await call(b.base, 'GET', `/notes/${created.body['id'] as number}`, 'acme')).body['meta']).toEqual(meta);
+  });
+
   it('resumes on B from an id received on A, replaying what A published meanwhile', async () => {
     const onA = await subscriber(a.base, 'acme');
     await call(a.base, 'POST', '/notes', 'acme', { title: 'seen' });

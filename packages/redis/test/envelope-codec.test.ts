@@ -28,12 +28,15 @@ describe('the stream encoding of an event', () => {
     // A row attached the way core attaches it, through the envelope round trip the other way.
     const attached = decodeEvent(
       JSON.stringify({
-        event,
-        subject: {
-          ...subject,
-          createdAt: { '$svc:date': subject.createdAt.toISOString() },
-          big: { '$svc:bigint': subject.big.toString() },
+        v: 2,
+        envelope: {
+          event,
+          subject: { ...subject, createdAt: subject.createdAt.toISOString(), big: subject.big.toString() },
         },
+        typed: [
+          [['subject', 'createdAt'], 'date'],
+          [['subject', 'big'], 'bigint'],
+        ],
       }),
     )!;
     const decoded = decodeEvent(encodeEvent(attached))!;
@@ -43,6 +46,52 @@ describe('the stream encoding of an event', () => {
     expect(carried['createdAt']).toBeInstanceOf(Date);
     expect(carried['big']).toBe(subject.big);
     expect(carried['tenant']).toBe('acme');
+  });
+
+  it('gives back a value a client wrote as it was written, even one shaped like a type tag', () => {
+    const tagShaped = { '$svc:bigint': '1' };
+    const dated = { '$svc:date': '2026-01-01T00:00:00.000Z' };
+    const event: RealtimeEvent = { ...EVENT, item: { id: 7, meta: tagShaped, list: [dated, { a: 1n.toString() }] } };
+    const attached = decodeEvent(
+      encodeEvent(
+        decodeEvent(
+          JSON.stringify({
+            v: 2,
+            envelope: { event, subject: { id: 7, meta: tagShaped, at: '2026-01-01T00:00:00.000Z' } },
+            typed: [[['subject', 'at'], 'date']],
+          }),
+        )!,
+      ),
+    )!;
+    expect(attached.item).toEqual({ id: 7, meta: tagShaped, list: [dated, { a: '1' }] });
+    const subject = realtimeEnvelopeOf(attached).subject!;
+    expect(subject['meta']).toEqual(tagShaped);
+    expect(subject['at']).toEqual(new Date('2026-01-01T00:00:00.000Z'));
+    // The whole event serializes again, as a subscriber's frame does.
+    expect(() => JSON.stringify(attached)).not.toThrow();
+  });
+
+  it('walks no typed path into a prototype, and skips one that leads nowhere', () => {
+    const text = JSON.stringify({
+      v: 2,
+      envelope: { event: EVENT },
+      typed: [
+        [['__proto__', 'polluted'], 'bigint'],
+        [['event', 'constructor', 'prototype', 'x'], 'date'],
+        [['event', 'missing', 'deeper'], 'date'],
+        [['event', 'id'], 'bigint'],
+      ],
+    });
+    const decoded = decodeEvent(text)!;
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(decoded).toEqual(EVENT);
+  });
+
+  it('reads an envelope an older release wrote (tags inside the values)', () => {
+    const legacy = JSON.stringify({ event: EVENT, subject: { at: { '$svc:date': '2026-01-01T00:00:00.000Z' } } });
+    const decoded = decodeEvent(legacy)!;
+    expect(decoded).toEqual(EVENT);
+    expect(realtimeEnvelopeOf(decoded).subject!['at']).toEqual(new Date('2026-01-01T00:00:00.000Z'));
   });
 
   it('carries an event without a subject, and reads anything else as no event', () => {

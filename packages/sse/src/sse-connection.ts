@@ -73,14 +73,13 @@ export class SseConnection {
     this.tail = this.tail.then(async () => {
       this.pending--;
       if (this.closed) return;
-      let admitted;
+      // Nothing one event does (a refusing admit, a value JSON cannot write) may break the chain or the process.
       try {
-        admitted = await this.options.subscription.admit(entry.event);
+        const admitted = await this.options.subscription.admit(entry.event);
+        if (admitted) this.write(frameOf(entry, admitted));
       } catch (error) {
         this.options.onError(error);
-        return;
       }
-      if (admitted) this.write(frameOf(entry, admitted));
     });
   }
 

@@ -17,6 +17,8 @@ export class RdNote {
   @Column({ type: 'varchar', length: 20 }) tenant!: string;
   @Column({ type: 'varchar', length: 200 }) title!: string;
   @Column({ type: 'int', default: 0 }) version!: number;
+  /** Whatever a client writes: it must come back to every instance's subscribers as written. */
+  @Column({ type: 'simple-json', nullable: true }) meta!: unknown;
   @CreateDateColumn() createdAt!: Date;
   @ManyToOne(() => RdAuthor, { nullable: true, onDelete: 'SET NULL' }) author!: RdAuthor | null;
 }
