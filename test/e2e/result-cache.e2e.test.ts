@@ -58,6 +58,8 @@ describe.each(STORES)('result cache through $store', ({ suite, create }) => {
             filter: { fields: ['title', 'author.country'] },
           }),
           svcController('uncached', Book, { operations: { findMany: { cache: { ttl: false } }, findOne: true } }),
+          // A second cached controller of Book that serves fewer fields: never answered from /books' entries.
+          svcController('public-books', Book, { cache: { ttl: 60 }, select: { fields: { exclude: ['isbn'] } } }),
           svcController('authors', Author, {
             cache: { ttl: 60 },
             filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
@@ -85,6 +87,23 @@ describe.each(STORES)('result cache through $store', ({ suite, create }) => {
       expect(again.body).toEqual(one.body);
       expect(again.headers.etag).toBe(one.headers.etag);
       await get(`/books/${first.body.items[0].id}`).set('If-None-Match', one.headers.etag).expect(304);
+    });
+
+    it('keeps the entries of two controllers of one entity apart, and drops both on a write', async () => {
+      await request(t.server).post('/books').send({ title: 'Marked', isbn: 'SECRET-1' }).expect(201);
+      const staff = await get('/books?sort=-id&limit=1').expect(200);
+      const id = staff.body.items[0].id as number;
+      expect(staff.body.items[0].isbn).toBe('SECRET-1');
+      expect((await get(`/books/${id}`).expect(200)).body.isbn).toBe('SECRET-1');
+      const list = await get('/public-books?sort=-id&limit=1').expect(200);
+      expect(list.body.items[0]).toMatchObject({ id, title: 'Marked' });
+      expect(list.body.items[0]).not.toHaveProperty('isbn');
+      expect((await get(`/public-books/${id}`).expect(200)).body).not.toHaveProperty('isbn');
+      // Each is cached now, on its own.
+      expect(await counter.during(() => get(`/public-books/${id}`).expect(200))).toBe(0);
+      await request(t.server).patch(`/books/${id}`).send({ title: 'Remarked' }).expect(200);
+      expect((await get(`/public-books/${id}`).expect(200)).body.title).toBe('Remarked');
+      await request(t.server).delete(`/books/${id}`).expect(204);
     });
 
     it('drops cached reads after a write to the entity', async () => {

@@ -18,6 +18,8 @@ export class ResultCache {
   private enabled = false;
   /** Bumped by every invalidation of an entity, so a read that raced a write does not store a stale result. */
   private readonly generations = new Map<string, number>();
+  /** How many services of each entity have taken a scope. */
+  private readonly services = new Map<string, number>();
 
   constructor(
     private readonly store: CacheStore,
@@ -36,18 +38,33 @@ export class ResultCache {
     this.dependents.set(embedded, set);
   }
 
+  /**
+   * The key scope of one more service of `entity`: '' for the first, `#2:`, `#3:`, ... for the next, in the order
+   * services are built (the same on every instance of one app). Two controllers of one entity serve different fields,
+   * scopes and lookups, so one must never answer from the other's entries; a write to the entity still drops all.
+   */
+  scopeOf(entity: string): string {
+    const count = (this.services.get(entity) ?? 0) + 1;
+    this.services.set(entity, count);
+    return count === 1 ? '' : `#${count}:`;
+  }
+
   /** A `cacheKey(context)` partitions entries per caller. */
   get partitioned(): boolean {
     return this.cacheKey !== undefined;
   }
 
-  key(entity: string, parts: { operation: string; id?: unknown; query?: unknown; context: SvcContext }): string {
+  key(
+    entity: string,
+    parts: { scope?: string; operation: string; id?: unknown; query?: unknown; context: SvcContext },
+  ): string {
     const partition = this.cacheKey?.(parts.context) ?? '';
     // Wire pairs sorted by name (stably, so repeated `[]` values keep their order): the same query, the same key.
     const query = Array.isArray(parts.query)
       ? [...parts.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       : parts.query;
-    return `${entity}|${parts.operation}|${canonicalJson(parts.id ?? null)}|${canonicalJson(query ?? null)}|${partition}`;
+    const operation = `${parts.scope ?? ''}${parts.operation}`;
+    return `${entity}|${operation}|${canonicalJson(parts.id ?? null)}|${canonicalJson(query ?? null)}|${partition}`;
   }
 
   async get(entity: string, key: string): Promise<unknown> {

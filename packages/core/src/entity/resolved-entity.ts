@@ -102,6 +102,8 @@ export interface ResolvedEntity {
   readonly strategies: ReadonlyMap<string, PaginationStrategy>;
   /** The instance's result cache (used when `cache.ttl` is on). */
   readonly resultCache: ResultCache;
+  /** This service's scope in the result cache's keys (`ResultCache.scopeOf`). */
+  readonly cacheScope: string;
   /** The instance's realtime publisher, which the after-commit step hands events to. */
   readonly publisher: RealtimePublisher;
   readonly include: IncludeConfig;

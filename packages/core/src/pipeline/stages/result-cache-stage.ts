@@ -22,6 +22,7 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
       if (ttl === false || embedsScopedRows(call)) return runStages(call, read, state);
       const { resultCache, name } = call.entity;
       const key = resultCache.key(name, {
+        scope: call.entity.cacheScope,
         operation: call.operation.id,
         id: call.request.id,
         query: call.request.query,
