@@ -125,6 +125,11 @@ describe.each(TEST_DATABASES)('realtime events over SSE on $name', (db) => {
       entities: [Doc, Quiet],
       controllers: [
         svcController('docs', Doc, DOCS),
+        // A second controller of Doc that serves its secret: its writes reach /docs' subscribers without it.
+        svcController('staff-docs', Doc, {
+          ...DOCS,
+          select: { fields: ['id', 'title', 'pages', 'secret', 'deletedAt'] },
+        }),
         svcController('quiet', Quiet, { realtime: { events: { patched: false } } }),
         svcController('silent', Quiet, { realtime: false }),
         // findMany's own guards hold the subscription route too: subscribing reads like a list.
@@ -201,6 +206,29 @@ describe.each(TEST_DATABASES)('realtime events over SSE on $name', (db) => {
     await settle();
     expect(b.events.map((event) => event.type)).toEqual(['created', 'patched', 'deleted']);
     expect(a.events).toEqual([]);
+  });
+
+  it('sends each subscriber only the fields its own controller serves, whoever wrote', async () => {
+    const { events } = await subscribe('fields');
+    const created = await send('POST', '/staff-docs', 'fields', { title: 'staff only', secret: 'S3CRET' });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number; secret: string };
+    await eventually(() => events.length === 1, 'the create');
+    expect(events[0]!.data.item).toMatchObject({ id, title: 'staff only' });
+    expect(events[0]!.data.item).not.toHaveProperty('secret');
+    // A change to the secret alone is no event here; a change that includes it names only what /docs serves.
+    await send('PATCH', `/staff-docs/${id}`, 'fields', { secret: 'NEW' });
+    await send('PATCH', `/staff-docs/${id}`, 'fields', { pages: 3, secret: 'NEWER' });
+    await eventually(() => events.length === 2, 'the visible patch');
+    await settle();
+    expect(events).toHaveLength(2);
+    expect(events[1]!.data).toMatchObject({ event: 'patched', changed: ['pages'] });
+    expect(events[1]!.data.item).not.toHaveProperty('secret');
+    // The writer's own subscribers still get what their controller serves.
+    const staff = await subscribe('fields', '/staff-docs/events');
+    await send('PATCH', `/staff-docs/${id}`, 'fields', { secret: 'LAST' });
+    await eventually(() => staff.events.length === 1, 'the staff event');
+    expect(staff.events[0]!.data).toMatchObject({ changed: ['secret'], item: { secret: 'LAST' } });
   });
 
   it('narrows a subscription by filter (list grammar) and by id', async () => {

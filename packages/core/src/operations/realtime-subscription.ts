@@ -106,15 +106,51 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
     context,
   });
   const where = andFilters(scope, subscriber.filter);
-  if (!where) return event;
+  if (!where) return asServedBy(entity, event);
   const verdict = matchFilter(where, subject, subscriber.kindOf);
-  if (verdict !== undefined) return verdict ? event : undefined;
+  if (verdict !== undefined) return verdict ? asServedBy(entity, event) : undefined;
   // Memory cannot decide (a relation path, `like`): the database decides for a row that still exists; a deleted one
   // can no longer be asked about, so its event is not delivered.
   if (event.event === 'deleted') return undefined;
   const key = Object.fromEntries(entity.metadata.primaryKeys.map((field) => [field, subject[field]]));
   const row = await entity.adapter.findOne({ key, where, view: 'all' });
-  return row ? event : undefined;
+  return row ? asServedBy(entity, event) : undefined;
+}
+
+/** Each event as each subscribed service serves it, made once per pair (so its subscribers share one frame). */
+const servedEvents = new WeakMap<RealtimeEvent, WeakMap<ResolvedEntity, RealtimeEvent>>();
+
+/**
+ * The event with only the fields the subscriber's own service serves: its item is projected by the service of the
+ * write, and another controller of the entity may serve fewer fields (an event is never a way around `select`).
+ */
+function asServedBy(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent | undefined {
+  const fields = outputFieldsOf(entity);
+  const extra = (name: string) => !fields.has(name);
+  const item = event.item;
+  if ((!item || !Object.keys(item).some(extra)) && !event.changed?.some(extra)) return event;
+  let byEntity = servedEvents.get(event);
+  if (!byEntity) servedEvents.set(event, (byEntity = new WeakMap()));
+  let served = byEntity.get(entity);
+  if (!served) {
+    served = {
+      ...event,
+      item: item && Object.fromEntries(Object.entries(item).filter(([name]) => fields.has(name))),
+      ...(event.changed ? { changed: event.changed.filter((name) => fields.has(name)) } : {}),
+    };
+    byEntity.set(entity, served);
+  }
+  // A change to nothing this service serves is no news to its subscribers (nor a hint of what changed unseen).
+  if (event.changed?.length && !served.changed?.length) return undefined;
+  return served;
+}
+
+const outputSets = new WeakMap<ResolvedEntity, ReadonlySet<string>>();
+
+function outputFieldsOf(entity: ResolvedEntity): ReadonlySet<string> {
+  let fields = outputSets.get(entity);
+  if (!fields) outputSets.set(entity, (fields = new Set(entity.output.fields)));
+  return fields;
 }
 
 async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {
