@@ -125,10 +125,12 @@ const servedEvents = new WeakMap<RealtimeEvent, WeakMap<ResolvedEntity, Realtime
  * write, and another controller of the entity may serve fewer fields (an event is never a way around `select`).
  */
 function asServedBy(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent | undefined {
-  const fields = outputFieldsOf(entity);
-  const extra = (name: string) => !fields.has(name);
+  const { fields, changeable } = servedNamesOf(entity);
   const item = event.item;
-  if ((!item || !Object.keys(item).some(extra)) && !event.changed?.some(extra)) return event;
+  const hidden =
+    (item !== null && Object.keys(item).some((name) => !fields.has(name))) ||
+    event.changed?.some((name) => !changeable.has(name));
+  if (!hidden) return event;
   let byEntity = servedEvents.get(event);
   if (!byEntity) servedEvents.set(event, (byEntity = new WeakMap()));
   let served = byEntity.get(entity);
@@ -136,7 +138,7 @@ function asServedBy(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent
     served = {
       ...event,
       item: item && Object.fromEntries(Object.entries(item).filter(([name]) => fields.has(name))),
-      ...(event.changed ? { changed: event.changed.filter((name) => fields.has(name)) } : {}),
+      ...(event.changed ? { changed: event.changed.filter((name) => changeable.has(name)) } : {}),
     };
     byEntity.set(entity, served);
   }
@@ -145,12 +147,23 @@ function asServedBy(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent
   return served;
 }
 
-const outputSets = new WeakMap<ResolvedEntity, ReadonlySet<string>>();
+interface ServedNames {
+  /** The fields the service serves. */
+  readonly fields: ReadonlySet<string>;
+  /** What `changed` may name: those fields, and the entity's relations (an array write changes one). */
+  readonly changeable: ReadonlySet<string>;
+}
 
-function outputFieldsOf(entity: ResolvedEntity): ReadonlySet<string> {
-  let fields = outputSets.get(entity);
-  if (!fields) outputSets.set(entity, (fields = new Set(entity.output.fields)));
-  return fields;
+const servedNames = new WeakMap<ResolvedEntity, ServedNames>();
+
+function servedNamesOf(entity: ResolvedEntity): ServedNames {
+  let names = servedNames.get(entity);
+  if (!names) {
+    const fields = new Set(entity.output.fields);
+    const changeable = new Set([...fields, ...entity.metadata.relations.map((relation) => relation.property)]);
+    servedNames.set(entity, (names = { fields, changeable }));
+  }
+  return names;
 }
 
 async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {

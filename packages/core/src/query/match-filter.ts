@@ -67,9 +67,9 @@ function matchCondition(
   if (actual === null || actual === undefined) return (operator === 'eq' && value === null) || false;
   switch (operator) {
     case 'eq':
-      return value !== null && compare(actual, value) === 0;
+      return value !== null && order(actual, value, (c) => c === 0);
     case 'ne':
-      return value === null || compare(actual, value) !== 0;
+      return value === null || order(actual, value, (c) => c !== 0);
     case 'gt':
       return order(actual, value, (c) => c > 0);
     case 'gte':
@@ -79,9 +79,11 @@ function matchCondition(
     case 'lte':
       return order(actual, value, (c) => c <= 0);
     case 'in':
-      return (value as readonly unknown[]).some((item) => compare(actual, item) === 0);
-    case 'notIn':
-      return !(value as readonly unknown[]).some((item) => compare(actual, item) === 0);
+      return anyEqual(actual, value as readonly unknown[], compare);
+    case 'notIn': {
+      const found = anyEqual(actual, value as readonly unknown[], compare);
+      return found === undefined ? undefined : !found;
+    }
     case 'between': {
       const [low, high] = value as readonly unknown[];
       return order(actual, low, (c) => c >= 0) === true && order(actual, high, (c) => c <= 0) === true;
@@ -101,15 +103,15 @@ function matchCondition(
 }
 
 /**
- * Compares by the column's kind: numbers for numeric kinds (drivers serve decimals and bigints as strings), instants
- * for date-times, text otherwise. NaN when the values cannot be compared that way.
+ * Compares by the column's kind: numeric kinds as exact decimals (drivers serve decimals and bigints as strings, which
+ * may hold more digits than a JavaScript number), instants for date-times, text otherwise. NaN when the values cannot
+ * be compared that way.
  */
 function compareAs(kind: ColumnKind, actual: unknown, value: unknown): number {
   let a: number | string;
   let b: number | string;
   if (NUMERIC_KINDS.has(kind)) {
-    a = Number(typeof actual === 'boolean' ? Number(actual) : actual);
-    b = Number(typeof value === 'boolean' ? Number(value) : value);
+    return compareDecimals(decimalOf(actual), decimalOf(value));
   } else if (kind === 'datetime') {
     a = instant(actual);
     b = instant(value);
@@ -119,6 +121,62 @@ function compareAs(kind: ColumnKind, actual: unknown, value: unknown): number {
   }
   if (typeof a === 'number' && (Number.isNaN(a) || Number.isNaN(b as number))) return Number.NaN;
   return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/** Whether `actual` equals one of `values`; undefined when none does and one could not be compared. */
+function anyEqual(
+  actual: unknown,
+  values: readonly unknown[],
+  compare: (a: unknown, b: unknown) => number,
+): FilterVerdict {
+  let undecided = false;
+  for (const item of values) {
+    const comparison = compare(actual, item);
+    if (comparison === 0) return true;
+    if (Number.isNaN(comparison)) undecided = true;
+  }
+  return undecided ? undefined : false;
+}
+
+interface Decimal {
+  readonly negative: boolean;
+  /** Without leading zeros ('' for zero). */
+  readonly whole: string;
+  /** Without trailing zeros. */
+  readonly fraction: string;
+}
+
+const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d*))?$/;
+
+/** A number, bigint, boolean or plain decimal text as an exact decimal; undefined for anything else (`1e21`, ''). */
+function decimalOf(value: unknown): Decimal | undefined {
+  const text =
+    typeof value === 'string'
+      ? value.trim()
+      : typeof value === 'number' && Number.isFinite(value)
+        ? String(value)
+        : typeof value === 'bigint'
+          ? value.toString()
+          : typeof value === 'boolean'
+            ? value
+              ? '1'
+              : '0'
+            : undefined;
+  const match = text === undefined ? null : DECIMAL_TEXT.exec(text);
+  if (!match) return undefined;
+  const whole = match[2]!.replace(/^0+/, '');
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  return { negative: match[1] === '-' && (whole !== '' || fraction !== ''), whole, fraction };
+}
+
+function compareDecimals(a: Decimal | undefined, b: Decimal | undefined): number {
+  if (!a || !b) return Number.NaN;
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const sign = a.negative ? -1 : 1;
+  if (a.whole.length !== b.whole.length) return a.whole.length < b.whole.length ? -sign : sign;
+  if (a.whole !== b.whole) return a.whole < b.whole ? -sign : sign;
+  if (a.fraction === b.fraction) return 0;
+  return a.fraction < b.fraction ? -sign : sign;
 }
 
 function instant(value: unknown): number {

@@ -14,6 +14,7 @@ const KINDS: Record<string, ColumnKind> = {
   day: 'date',
   data: 'json',
   rating: 'number',
+  tenant: 'bigint',
 };
 const kindOf = (field: string) => KINDS[field];
 const is = (field: string, operator: FilterOperator, value: unknown): FilterNode => ({
@@ -42,6 +43,34 @@ describe('matchFilter', () => {
       expect(matchFilter(is('pages', 'between', [400, 420]), row, kindOf)).toBe(true);
       expect(matchFilter(is('pages', 'in', [1, 412]), row, kindOf)).toBe(true);
       expect(matchFilter(is('pages', 'notIn', [1, 412]), row, kindOf)).toBe(false);
+    });
+
+    it('compares bigints and decimals exactly, past the digits a JavaScript number holds', () => {
+      const big = { tenant: '9007199254740993', price: '12345678901234567.25' };
+      expect(matchFilter(is('tenant', 'eq', '9007199254740992'), big, kindOf)).toBe(false);
+      expect(matchFilter(is('tenant', 'eq', '9007199254740993'), big, kindOf)).toBe(true);
+      expect(matchFilter(is('tenant', 'eq', '1234567890123456800'), { tenant: '1234567890123456789' }, kindOf)).toBe(
+        false,
+      );
+      expect(matchFilter(is('tenant', 'gt', '9007199254740992'), big, kindOf)).toBe(true);
+      expect(matchFilter(is('tenant', 'in', ['1', 9007199254740993n]), big, kindOf)).toBe(true);
+      expect(matchFilter(is('price', 'lt', '12345678901234567.3'), big, kindOf)).toBe(true);
+      expect(matchFilter(is('price', 'eq', '12345678901234567.250'), big, kindOf)).toBe(true);
+      expect(matchFilter(is('price', 'eq', '12345678901234567.2'), big, kindOf)).toBe(false);
+      // Signs, zeros and fractions order as numbers do.
+      const order = ['-10.5', '-2', '-0.45', '-0.4', '0', '0.05', '0.4', '0.45', '0.5', '2', '10'];
+      for (const [i, low] of order.entries()) {
+        for (const high of order.slice(i + 1)) {
+          expect({ low, high, lt: matchFilter(is('price', 'lt', high), { price: low }, kindOf) }).toEqual({
+            low,
+            high,
+            lt: true,
+          });
+        }
+      }
+      expect(matchFilter(is('price', 'eq', '0'), { price: '-0.000' }, kindOf)).toBe(true);
+      // Text that is no plain decimal is not decided here.
+      expect(matchFilter(is('price', 'eq', '1e3'), { price: '1000' }, kindOf)).toBeUndefined();
     });
 
     it('compares date-times as instants and dates as days', () => {
