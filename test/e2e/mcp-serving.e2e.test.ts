@@ -4,7 +4,7 @@
  * entities the binding cannot page, refused at bootstrap naming the entity or left out by `exclude`.
  */
 import { ConfigurationException } from '@svc/core';
-import { svcController } from '../support/create-test-app';
+import { svcController, TEST_PLATFORM } from '../support/create-test-app';
 import { Author, Book, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { startMcpApp, type McpApp } from './support/mcp-app';
 import { connectMcp } from './support/mcp-clients';
@@ -58,7 +58,10 @@ describe('MCP serving over Streamable HTTP', () => {
       body: 'x'.repeat(20 * 1024 * 1024),
     });
     expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    // Fastify holds its own body limit before the route runs; on Express the bridge answers, as JSON-RPC.
+    if (TEST_PLATFORM !== 'fastify') {
+      expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    }
     // A streamed body with no declared length is stopped as it passes the limit.
     const chunks = (async function* () {
       for (let i = 0; i < 400; i++) yield new Uint8Array(64 * 1024).fill(120);
