@@ -208,6 +208,18 @@ describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
       );
     });
 
+    it('holds one limit over the JSON and bracket forms sent together', async () => {
+      const res = await request(t.server)
+        .get('/books')
+        .query({ filter: orOf(100), 'filter[pages][gte]': '1' });
+      expectProblem(res, 400, 'SVC_QUERY_INVALID');
+      expect(res.body.errors?.[0]).toMatchObject({ param: 'filter', code: 'too_many_terms' });
+      await request(t.server)
+        .get('/books')
+        .query({ filter: orOf(99), 'filter[pages][gte]': '1' })
+        .expect(200);
+    });
+
     it('runs the widest filter it accepts, with the longest in lists, on the database', async () => {
       const wide = {
         or: Array.from({ length: 100 }, (_, i) => ({

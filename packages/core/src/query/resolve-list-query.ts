@@ -139,6 +139,18 @@ async function resolveQuery(
     wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, config.filter, errors),
   );
   const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
+  // Both forms at once hold one limit between them, as the bound parameters it allows are reckoned for one filter.
+  if (wire.filterJson !== undefined && wire.filter !== undefined && clientFilter) {
+    const terms = conditionsIn(clientFilter);
+    const { maxTerms } = config.filter.limits;
+    if (terms > maxTerms) {
+      errors.add(
+        'filter',
+        'too_many_terms',
+        `filter and filter[...] hold ${terms} conditions between them; the limit is ${maxTerms}. Use fewer conditions, or 'in' lists.`,
+      );
+    }
+  }
   const requested =
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
@@ -328,4 +340,17 @@ function readFlag(value: string | undefined, param: string, config: ListQueryCon
 /** A programmatic list value (`['a', 'b']`) in its wire spelling (`a,b`). */
 function joined(value: readonly string[] | string | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : (value as string | undefined);
+}
+
+/** The conditions of a filter, whatever groups hold them. */
+function conditionsIn(node: FilterNode): number {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + conditionsIn(child), 0);
+    case 'not':
+      return conditionsIn(node.child);
+    default:
+      return 1;
+  }
 }
