@@ -12,9 +12,8 @@ import { GUARDS_METADATA } from '@nestjs/common/constants';
 import type { ModuleRef } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { ConfigurationException, routeTableOf, type OperationGate, type SvcService } from '@svc/core';
+import { ConfigurationException, type OperationGate, type SvcService } from '@svc/core';
 import { toSvc } from './problem-details.filter';
-import { declarationOf } from './svc-declarations';
 import type { SvcRegistry } from './svc-registry';
 import { routeMethodName } from './svc-routes';
 
@@ -43,10 +42,8 @@ export function routeGuardsGate(registry: SvcRegistry, moduleRef: ModuleRef): Op
     if (routes.has(service)) continue;
     const byOperation = new Map<string, GuardedRoute>();
     const classGuards = guardsOf(controller, moduleRef, controller.name);
-    const config = declarationOf(controller)?.config;
     for (const operation of service.describe().operations) {
-      const route = config && routeTableOf(config).find((candidate) => candidate.operation === operation.id);
-      const handler: Function | undefined = route && controller.prototype[routeMethodName(route)];
+      const handler: Function | undefined = operation.route && controller.prototype[routeMethodName(operation.route)];
       const guards = [
         ...classGuards,
         ...(handler ? guardsOf(handler, moduleRef, `${controller.name}.${operation.id}`) : []),

@@ -58,7 +58,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
 }
 
 /** The name of the controller method a generated route is defined as. */
-export function routeMethodName(route: SvcRoute): string {
+export function routeMethodName(route: Pick<SvcRoute, 'method' | 'path'>): string {
   return `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
 }
 

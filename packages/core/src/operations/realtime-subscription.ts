@@ -117,34 +117,39 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   return row ? asServedBy(entity, event) : undefined;
 }
 
-/** Each event as each subscribed service serves it, made once per pair (so its subscribers share one frame). */
-const servedEvents = new WeakMap<RealtimeEvent, WeakMap<ResolvedEntity, RealtimeEvent>>();
+/**
+ * Each event as each subscribed service serves it, decided once per pair (so that service's subscribers share one
+ * frame): the event itself, a narrowed copy, or null when it is no news to that service.
+ */
+const servedEvents = new WeakMap<RealtimeEvent, WeakMap<ResolvedEntity, RealtimeEvent | null>>();
 
 /**
  * The event with only the fields the subscriber's own service serves: its item is projected by the service of the
  * write, and another controller of the entity may serve fewer fields (an event is never a way around `select`).
  */
 function asServedBy(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent | undefined {
-  const { fields, changeable } = servedNamesOf(entity);
-  const item = event.item;
-  const hidden =
-    (item !== null && Object.keys(item).some((name) => !fields.has(name))) ||
-    event.changed?.some((name) => !changeable.has(name));
-  if (!hidden) return event;
   let byEntity = servedEvents.get(event);
   if (!byEntity) servedEvents.set(event, (byEntity = new WeakMap()));
   let served = byEntity.get(entity);
-  if (!served) {
-    served = {
-      ...event,
-      item: item && Object.fromEntries(Object.entries(item).filter(([name]) => fields.has(name))),
-      ...(event.changed ? { changed: event.changed.filter((name) => changeable.has(name)) } : {}),
-    };
-    byEntity.set(entity, served);
-  }
+  if (served === undefined) byEntity.set(entity, (served = narrowed(entity, event)));
+  return served ?? undefined;
+}
+
+function narrowed(entity: ResolvedEntity, event: RealtimeEvent): RealtimeEvent | null {
+  const { fields, changeable } = servedNamesOf(entity);
+  const { item, changed } = event;
+  const hidden =
+    (item !== null && Object.keys(item).some((name) => !fields.has(name))) ||
+    changed?.some((name) => !changeable.has(name));
+  if (!hidden) return event;
+  const shown = changed?.filter((name) => changeable.has(name));
   // A change to nothing this service serves is no news to its subscribers (nor a hint of what changed unseen).
-  if (event.changed?.length && !served.changed?.length) return undefined;
-  return served;
+  if (changed?.length && !shown?.length) return null;
+  return {
+    ...event,
+    item: item && Object.fromEntries(Object.entries(item).filter(([name]) => fields.has(name))),
+    ...(shown ? { changed: shown } : {}),
+  };
 }
 
 interface ServedNames {

@@ -1,7 +1,8 @@
 /** The stages of createOne, updateOne and patchOne of their own: the body with `set`, and the insert and update. */
 import { NotFoundException, SvcException, ValidationFailedException } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
-import { readBody, requiredItem, type RequiredSet } from '../schema/validate-body';
+import { readBody, requiredItem } from '../schema/validate-body';
+import type { RequiredSet } from '../schema/write-schema';
 import type { WriteSchema } from '../schema/write-schema';
 import { forcedValues } from '../schema/forced-values';
 import type { OperationCall } from '../pipeline/operation-call';

@@ -3,7 +3,7 @@ import { suggestion } from '../config/did-you-mean';
 import { MalformedRequestException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
 import { checkColumnValue } from './check-column-value';
-import type { WritableField, WriteSchema } from './write-schema';
+import type { RequiredSet, WritableField, WriteSchema } from './write-schema';
 
 /** How a body is read: `replace` (updateOne) resets the writable fields left out. */
 export interface ReadBodyOptions {
@@ -50,7 +50,7 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     if (checked.ok) values[key] = checked.value;
     else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
   }
-  for (const required of requiredSets(schema)) {
+  for (const required of schema.requiredSets) {
     if (!required.sendable.some((name) => name in values || errors.some((error) => error.field === name))) {
       if (options.missing) options.missing.push(required);
       else errors.push(requiredItem(required));
@@ -67,27 +67,6 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     }
   }
   return values;
-}
-
-/**
- * One thing a write body must hold: any one of `sendable` (a required field; or a required reference and its
- * foreign-key column, when both are writable), or a value `set` forces for any of `fillable` (`set` returns columns,
- * so a required reference counts its foreign-key column there even when the body may not send it).
- */
-export interface RequiredSet {
-  readonly sendable: readonly string[];
-  readonly fillable: readonly string[];
-}
-
-function requiredSets(schema: WriteSchema): RequiredSet[] {
-  return [
-    ...schema.required.map((name) => {
-      const field = schema.fields.get(name);
-      const column = field?.kind === 'relation' ? field.relation.joinColumns[0]?.property : undefined;
-      return { sendable: [name], fillable: column === undefined ? [name] : [name, column] };
-    }),
-    ...schema.requiredOneOf.map((pair) => ({ sendable: pair, fillable: pair })),
-  ];
 }
 
 /** The errors[] entry of a required field left out, or of a required reference sent neither way. */

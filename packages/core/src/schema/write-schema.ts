@@ -30,12 +30,24 @@ export interface WriteSchema {
    * as its mapped foreign-key column, `[reference, column]`: a body sends one of the two (and never both, on any slot).
    */
   readonly requiredOneOf: readonly (readonly [reference: string, column: string])[];
+  /** `required` and `requiredOneOf` as the body check asks them, one entry per thing the body must hold. */
+  readonly requiredSets: readonly RequiredSet[];
   /** Update only: the value a writable field takes when the replace leaves it out. */
   readonly resets: ReadonlyMap<string, unknown>;
   /** A schema class or Standard Schema validator that checks and transforms the body before the field rules. */
   readonly validator?: BodyValidator;
   /** The JSON Schema (draft 2020-12) of the body, when a Standard Schema validator exposes one. */
   readonly jsonSchema?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One thing a write body must hold: any one of `sendable` (a required field; or a required reference and its
+ * foreign-key column, when both are writable), or a value `set` forces for any of `fillable` (`set` returns columns,
+ * so a required reference counts its foreign-key column there even when the body may not send it).
+ */
+export interface RequiredSet {
+  readonly sendable: readonly string[];
+  readonly fillable: readonly string[];
 }
 
 export function buildWriteSchema(args: {
@@ -95,7 +107,14 @@ export function buildWriteSchema(args: {
       else required.push(name);
     }
   }
-  return { slot, fields, stripped, required, requiredOneOf, resets };
+  const requiredSets: RequiredSet[] = [
+    ...required.map((name) => {
+      const column = fields.get(name)?.kind === 'relation' ? foreignKeyColumn(metadata, name)?.property : undefined;
+      return { sendable: [name], fillable: column === undefined ? [name] : [name, column] };
+    }),
+    ...requiredOneOf.map((pair) => ({ sendable: pair, fillable: pair })),
+  ];
+  return { slot, fields, stripped, required, requiredOneOf, requiredSets, resets };
 }
 
 /** The column mapped as the foreign key of a to-one relation, when the entity declares one. */
