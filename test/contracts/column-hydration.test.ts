@@ -62,7 +62,24 @@ const SQLITE_DATETIMES = [
   '',
 ];
 
-const EDGE_VALUES: unknown[] = [null, undefined, 0, 1, 2.5, -3, '0', '1', '42', '4.75', 'abc', '', true, false];
+const EDGE_VALUES: unknown[] = [
+  null,
+  undefined,
+  0,
+  1,
+  2.5,
+  -3,
+  '0',
+  '1',
+  '42',
+  '4.75',
+  'abc',
+  '',
+  true,
+  false,
+  new Date('2026-11-24T14:00:07.123Z'),
+  new Date(Number.NaN),
+];
 
 /** A comparable form of a hydrated value: Dates by instant (or invalid), a thrown error by its message. */
 function outcome(hydrate: () => unknown): unknown {
@@ -134,6 +151,19 @@ describe.each(TEST_DATABASES)('column hydration on $name', (db) => {
     expect(hydrate('2026-11-24 14:00:07.123')).toEqual(new Date('2026-11-24T14:00:07.123Z'));
     expect(viaDriver).not.toHaveBeenCalled();
     expect(hydrate('2026-11-24T14:00:07')).toEqual(new Date('2026-11-24T14:00:07Z'));
+    expect(viaDriver).toHaveBeenCalledTimes(1);
+    viaDriver.mockRestore();
+  });
+
+  it('keeps a date node-postgres or mysql2 read as it is, without the driver, and gives text to the driver', () => {
+    if (db.name === 'sqlite') return;
+    const createdAt = dataSource.getMetadata(Author).findColumnWithPropertyName('createdAt')!;
+    const viaDriver = jest.spyOn(dataSource.driver, 'prepareHydratedValue');
+    const hydrate = hydratorOf(dataSource.driver, dialectOf(dataSource), createdAt);
+    const read = new Date('2026-11-24T14:00:07.123Z');
+    expect(hydrate(read)).toBe(read);
+    expect(viaDriver).not.toHaveBeenCalled();
+    expect(hydrate('2026-11-24T14:00:07Z')).toEqual(new Date('2026-11-24T14:00:07Z'));
     expect(viaDriver).toHaveBeenCalledTimes(1);
     viaDriver.mockRestore();
   });

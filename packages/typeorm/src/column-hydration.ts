@@ -42,6 +42,15 @@ const BOOLEAN_TYPES: Record<DatabaseDialect, ReadonlySet<unknown>> = {
   postgres: new Set<unknown>([Boolean]),
 };
 
+/**
+ * Column types whose driver keeps a `Date` the client read as it is (`DateUtils.normalizeHydratedDate` only turns
+ * text into a date): node-postgres and mysql2 hand these back as dates already.
+ */
+const DATE_READ_TYPES: Record<Exclude<DatabaseDialect, 'sqlite'>, ReadonlySet<unknown>> = {
+  postgres: new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamp with time zone', 'timestamp without time zone']),
+  mysql: new Set<unknown>([Date, 'datetime']),
+};
+
 export function hydratorOf(driver: Driver, dialect: DatabaseDialect, column: OrmColumn): Hydrator {
   const byDriver: Hydrator = (value) => driver.prepareHydratedValue(value, column);
   // A transformer sees every value, null included.
@@ -50,6 +59,9 @@ export function hydratorOf(driver: Driver, dialect: DatabaseDialect, column: Orm
   if (BOOLEAN_TYPES[dialect].has(column.type)) return unlessNull((value) => (value ? true : false));
   if (dialect === 'sqlite' && (column.type === 'datetime' || column.type === Date)) {
     return unlessNull((value) => (typeof value === 'string' ? sqliteDateTime(value) : undefined) ?? byDriver(value));
+  }
+  if (dialect !== 'sqlite' && DATE_READ_TYPES[dialect].has(column.type) && !column.isArray) {
+    return unlessNull((value) => (value instanceof Date ? value : byDriver(value)));
   }
   return unlessNull(byDriver);
 }
