@@ -108,6 +108,20 @@ describe.each(TEST_DATABASES)('Svc controller guards on every surface, on $name'
       const created = await editor.callTool('tag_create_one', { data: { name: 'tool' } });
       expect(created.isError).toBeFalsy();
       expect(await count()).toBe(before + 1);
+      // svc_describe lists only what the guards let each caller call.
+      const toolsOf = async (client: typeof viewer) => {
+        const described = await client.callTool('svc_describe', {});
+        const entities = (described.structuredContent as { entities: { name: string; tools: object }[] }).entities;
+        return entities.find((entity) => entity.name === 'Tag')?.tools;
+      };
+      expect(await toolsOf(anonymous)).toBeUndefined();
+      expect(Object.keys((await toolsOf(viewer)) ?? {}).sort()).toEqual(['deleteOne', 'findMany', 'findOne']);
+      expect(Object.keys((await toolsOf(editor)) ?? {}).sort()).toEqual([
+        'createOne',
+        'deleteOne',
+        'findMany',
+        'findOne',
+      ]);
       const read = await anonymous.callTool('tag_find_many', {});
       expect(read.structuredContent).toMatchObject({ code: 'SVC_FORBIDDEN' });
       expect((await viewer.callTool('tag_find_many', {})).isError).toBeFalsy();

@@ -1,7 +1,8 @@
 /**
- * `svc_describe`: what the caller may use, asked with the caller's context: each entity whose `findMany` policy lets
- * the caller in, with its fields, filter operators, sort and include allowlists, paging bounds, write fields and the
- * tools of the operations the caller's policy allows (asked without a row: a row-level policy still decides per call).
+ * `svc_describe`: what the caller may use, asked with the caller's context: each entity whose `findMany` the gate
+ * (the REST route's guards, in Nest) and the policy let the caller call, with its fields, filter operators, sort and
+ * include allowlists, paging bounds, write fields and the tools of the operations the gate and the policy allow
+ * (the policy asked without a row: a row-level policy still decides per call).
  */
 import type { EntityDescription, SvcContext } from '@svc/core';
 import type { JsonSchema } from './json-schema';
@@ -56,15 +57,6 @@ export const DESCRIBE_DEFINITION: SvcToolDefinition = Object.freeze({
     openWorldHint: false,
   },
 });
-
-/** Whether the caller may call the operation; a policy that cannot answer without a row leaves it to the call. */
-async function allows(tool: SvcTool, context: SvcContext): Promise<boolean> {
-  try {
-    return await tool.service.engine.permits(tool.operation, context);
-  } catch {
-    return tool.operation !== 'findMany';
-  }
-}
 
 function describeEntity(description: EntityDescription, tools: Record<string, string>): Record<string, unknown> {
   const readable = description.fields.filter((field) => field.readable);
@@ -129,9 +121,9 @@ export async function describeForCaller(
     const entities: Record<string, unknown>[] = [];
     for (const entityTools of byEntity.values()) {
       const findMany = entityTools.find((tool) => tool.operation === 'findMany');
-      if (!findMany || !(await allows(findMany, context))) continue;
+      if (!findMany || !(await findMany.permits(context))) continue;
       const allowed: Record<string, string> = {};
-      for (const tool of entityTools) if (await allows(tool, context)) allowed[tool.operation] = tool.name;
+      for (const tool of entityTools) if (await tool.permits(context)) allowed[tool.operation] = tool.name;
       entities.push(describeEntity(entityTools[0]!.service.describe(), allowed));
     }
     return successResult({ entities });

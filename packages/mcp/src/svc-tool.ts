@@ -91,6 +91,24 @@ export class SvcTool {
     return this.definition.name;
   }
 
+  /**
+   * Whether `svc_describe` lists this tool for the caller: the gate lets the call through (a refusal or a failure
+   * hides the tool), then the policy, asked without a row. A policy that needs the row leaves it to the call, except
+   * for `findMany`, whose answer decides whether the entity is listed at all.
+   */
+  async permits(context: SvcContext): Promise<boolean> {
+    try {
+      if (this.gate) await this.gate({ service: this.service, operation: this.operation, context });
+    } catch {
+      return false;
+    }
+    try {
+      return await this.service.engine.permits(this.operation, context);
+    } catch {
+      return this.operation !== 'findMany';
+    }
+  }
+
   /** Runs the call with the caller's context; a refused or failed call is a result with `isError`, never a throw. */
   async call(args: Record<string, unknown> | undefined, context: SvcContext): Promise<SvcToolResult> {
     try {
