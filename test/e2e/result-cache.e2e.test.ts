@@ -3,6 +3,7 @@
  * memory store and through a store that keeps JSON text (as Redis would), a hit answers exactly as the miss did.
  */
 import { MemoryCacheStore, type CacheStore, type PolicyArgs, type SvcContext } from '@svc/core';
+import type { Type } from '@nestjs/common';
 import request from 'supertest';
 import { Author, BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -203,6 +204,43 @@ describe('result cache safety', () => {
       expect((await request(t.server).get('/books').expect(200)).body.total).toBe(2);
     } finally {
       await t.close();
+    }
+  });
+
+  it('keeps a controller’s entries its own across releases that share a store and add a controller', async () => {
+    // Release 1 serves Book at /books only; release 2 adds /public-books, made first, serving fewer fields. In the
+    // middle of a rolling update both write to one shared store.
+    const store = new JsonRoundTripCacheStore();
+    const book = { title: 'Staff only', isbn: 'SECRET-2' };
+    const release = async (suite: string, controllers: Type[]) => {
+      const app = await createTestApp({
+        db: { name: 'sqlite' },
+        suite,
+        entities: BOOKSTORE_ENTITIES,
+        svc: { cacheStore: store },
+        controllers,
+      });
+      await app.dataSource.getRepository(Book).save(book);
+      return app;
+    };
+    const staff = () => svcController('books', Book, { cache: { ttl: 60 } });
+    const publicBooks = svcController('public-books', Book, {
+      cache: { ttl: 60 },
+      select: { fields: { exclude: ['isbn'] } },
+    });
+    const first = await release('e2e_result_cache_release_1', [staff()]);
+    const second = await release('e2e_result_cache_release_2', [publicBooks, staff()]);
+    try {
+      expect((await request(first.server).get('/books/1').expect(200)).body.isbn).toBe('SECRET-2');
+      expect((await request(first.server).get('/books?limit=1').expect(200)).body.items[0].isbn).toBe('SECRET-2');
+      expect((await request(second.server).get('/public-books/1').expect(200)).body).not.toHaveProperty('isbn');
+      const list = await request(second.server).get('/public-books?limit=1').expect(200);
+      expect(list.body.items[0]).toMatchObject({ title: 'Staff only' });
+      expect(list.body.items[0]).not.toHaveProperty('isbn');
+      // The staff controller keeps its name, so release 2 may answer from release 1's entries of it.
+      expect((await request(second.server).get('/books/1').expect(200)).body.isbn).toBe('SECRET-2');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
     }
   });
 

@@ -58,12 +58,11 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
 
   private controllerPrefixes(): string[] {
     const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
-    return [...this.byController.keys()].flatMap((controller) => {
-      const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
-      return (Array.isArray(paths) ? paths : [paths ?? '']).map(
+    return [...this.byController.keys()].flatMap((controller) =>
+      controllerPaths(controller).map(
         (path) => `/${[global, path.replace(/^\/+|\/+$/g, '')].filter((part) => part !== '').join('/')}`,
-      );
-    });
+      ),
+    );
   }
 
   async onModuleInit(): Promise<void> {
@@ -87,7 +86,10 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
         handlers[operation] = (input, context) =>
           (controller[method] as OperationHandler).call(controller, input, context);
       }
-      const service = instance.createCrud(declaration.entity, declaration.config, { handlers });
+      const service = instance.createCrud(declaration.entity, declaration.config, {
+        handlers,
+        cacheScope: cacheScopeOf(declaration.controller),
+      });
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
@@ -196,4 +198,20 @@ function sseTransportOf(transports: readonly unknown[] | undefined): SseTranspor
   return transports?.find(
     (transport): transport is SseTransport => typeof (transport as Partial<SseTransport>)?.stream === 'function',
   );
+}
+
+/** The paths of a controller's `@Controller(...)`: '' when it names none. */
+function controllerPaths(controller: Function): string[] {
+  const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
+  return Array.isArray(paths) ? paths : [paths ?? ''];
+}
+
+/**
+ * A controller's name in the result cache's keys: its class name and paths, which stay the same from one release to
+ * the next, so adding or removing another controller of the entity never hands its entries to this one.
+ */
+function cacheScopeOf(controller: Function): string {
+  return `${controller.name}${controllerPaths(controller)
+    .map((path) => `/${path.replace(/^\/+|\/+$/g, '')}`)
+    .join(',')}`;
 }

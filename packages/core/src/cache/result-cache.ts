@@ -18,8 +18,8 @@ export class ResultCache {
   private enabled = false;
   /** Bumped by every invalidation of an entity, so a read that raced a write does not store a stale result. */
   private readonly generations = new Map<string, number>();
-  /** How many services of each entity have taken a scope. */
-  private readonly services = new Map<string, number>();
+  /** The scopes each entity's services have taken. */
+  private readonly scopes = new Map<string, Set<string>>();
 
   constructor(
     private readonly store: CacheStore,
@@ -39,14 +39,20 @@ export class ResultCache {
   }
 
   /**
-   * The key scope of one more service of `entity`: '' for the first, `#2:`, `#3:`, ... for the next, in the order
-   * services are built (the same on every instance of one app). Two controllers of one entity serve different fields,
-   * scopes and lookups, so one must never answer from the other's entries; a write to the entity still drops all.
+   * The key scope of one more service of `entity`. A named service's is `@<name>:` (`@<name>#2:` ... should another
+   * service of the entity take the same name), the same in every release that keeps the name. An unnamed one takes
+   * '' for the entity's first, `#2:`, `#3:`, ... for the next, in the order services are made (the same on every
+   * instance of one app). Two controllers of one entity serve different fields, scopes and lookups, so one must never
+   * answer from the other's entries; a write to the entity still drops all of them, by the `<entity>|` prefix.
    */
-  scopeOf(entity: string): string {
-    const count = (this.services.get(entity) ?? 0) + 1;
-    this.services.set(entity, count);
-    return count === 1 ? '' : `#${count}:`;
+  scopeOf(entity: string, name?: string): string {
+    const taken = this.scopes.get(entity) ?? new Set<string>();
+    this.scopes.set(entity, taken);
+    const base = name === undefined ? '' : `@${encodeURIComponent(name)}`;
+    let scope = name === undefined ? '' : `${base}:`;
+    for (let n = 2; taken.has(scope); n++) scope = `${base}#${n}:`;
+    taken.add(scope);
+    return scope;
   }
 
   /** A `cacheKey(context)` partitions entries per caller. */

@@ -187,7 +187,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     peer: (other: Function) => args.peers?.(other),
     strategies: args.strategies ?? BUILT_IN_STRATEGIES,
     resultCache,
-    cacheScope: resultCache.scopeOf(name),
+    cacheScope: resultCache.scopeOf(name, args.cacheScope),
     publisher: args.publisher ?? new RealtimePublisher(),
   });
   self.entity = resolved;

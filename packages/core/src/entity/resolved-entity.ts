@@ -137,4 +137,6 @@ export interface ResolveEntityArgs {
   readonly maxInputDepth?: number;
   /** The instance's realtime publisher. @default one with no transport */
   readonly publisher?: RealtimePublisher;
+  /** `CrudRuntime.cacheScope`: the service's stable name in the result cache's keys. */
+  readonly cacheScope?: string;
 }

@@ -47,6 +47,13 @@ export interface CrudRuntime {
   readonly infrastructure?: SvcInfrastructure;
   /** Handlers by operation id that win over the config's `handler` (the Nest binding passes `@Override` methods). */
   readonly handlers?: Readonly<Record<string, OperationHandler>>;
+  /**
+   * Names this service's entries in the result cache, so that no other service of the entity answers from them: a
+   * name that stays the same from one release to the next (the Nest binding passes the controller's class name and
+   * path). Without one, services take scopes in the order they are made, which a release that adds or removes a
+   * controller of the entity shifts.
+   */
+  readonly cacheScope?: string;
 }
 
 const OPTION_KEYS = [
@@ -141,6 +148,7 @@ export class SvcInstance {
       handlers: runtime.handlers,
       maxInputDepth: this.maxInputDepth,
       publisher: this.publisher,
+      cacheScope: runtime.cacheScope,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
     const service = new SvcService<T>(new SvcEngine(entity));
