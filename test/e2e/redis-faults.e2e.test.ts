@@ -140,6 +140,18 @@ describeWithRedis('Redis faults (SVC_TEST_REDIS_URL)', () => {
 
       await server.start();
       await fanOutWorks(onB, id);
+      // A kept the outage's events to itself; once back, it says so in the stream, and B's subscriber is told to read
+      // the current state again, ahead of the events after the gap. A's own subscriber had them all: no reset there.
+      const gap = onB.events.findIndex((event) => event.type === 'reset');
+      expect(gap).toBeGreaterThan(0);
+      expect(onB.events[gap]!.data).toMatchObject({ reason: expect.stringContaining('another instance') });
+      expect(onB.events.slice(gap + 1).some((event) => event.type === 'patched')).toBe(true);
+      expect(onA.events.some((event) => event.type === 'reset')).toBe(false);
+      // The gap is a place to resume from: after it come the events, not another reset.
+      const afterGap = await subscribe(b.base, 'acme', { lastEventId: onB.events[gap]!.id });
+      open.push(afterGap);
+      await eventually(() => afterGap.events.length >= 1, 'the replay after the gap');
+      expect(afterGap.events[0]!.type).toBe('patched');
       // The cache works again across instances: B caches, A's write drops it.
       await eventually(
         async () => {

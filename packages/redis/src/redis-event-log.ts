@@ -3,8 +3,11 @@
  * its subject (the stream capped near `bufferSize`); one blocking XREAD loop per instance hands every entry, from any
  * instance, to the local transport, whose own subscriptions admit it per subscriber; the stream ids are the SSE ids,
  * so a subscriber resumes (XRANGE) on any instance. When Redis is unreachable or slow, events stay on the instance
- * that published them, under local ids, and the outage is reported once; the loop picks up again when Redis is back.
+ * that published them, under local ids, and the outage is reported once; the loop picks up again when Redis is back,
+ * and the instance then appends a gap entry naming the entities whose events it kept: the other instances tell those
+ * entities' subscribers to read the current state again, and a resume from before the gap is a reset.
  */
+import { randomBytes } from 'node:crypto';
 import type { RealtimeEvent } from '@svc/core';
 import Redis from 'ioredis';
 import { decodeEvent, encodeEvent } from './envelope-codec';
@@ -35,6 +38,18 @@ export interface RedisLoggedEvent {
   readonly event: RealtimeEvent;
 }
 
+/** Events of these entities that another instance could not share: `@svc/sse`'s `LoggedGap`. */
+export interface RedisLoggedGap {
+  readonly id: string;
+  readonly entities: readonly string[];
+}
+
+/** A gap entry's `g` field: the entities, and the instance that kept their events (which needs no notice). */
+interface GapEntry {
+  readonly entities: string[];
+  readonly origin: string;
+}
+
 /** Stream ids: `<milliseconds>-<sequence>`. */
 const STREAM_ID = /^\d+-\d+$/;
 /** The pause before the loop asks again after a failure. */
@@ -53,6 +68,13 @@ export class RedisEventLog {
   private readonly timeoutMs: number;
   private readonly reporter: OutageReporter;
   private listener: ((entry: RedisLoggedEvent) => void) | undefined;
+  private gapListener: ((gap: RedisLoggedGap) => void) | undefined;
+  /** This instance, in the gap entries it appends. */
+  private readonly origin = randomBytes(8).toString('hex');
+  /** Entities whose events this instance kept to itself since its last gap entry went through. */
+  private readonly unshared = new Set<string>();
+  /** The gap entry being appended, so two callers do not append it twice. */
+  private announcing: Promise<void> | undefined;
   private closed = false;
   private newest: string | undefined;
   /** Local ids of events kept on this instance during an outage. */
@@ -86,6 +108,7 @@ export class RedisEventLog {
       options.onRecover,
     );
     client.on('error', (error: unknown) => this.reporter.failed(error));
+    client.on('ready', () => void this.announceGap());
     this.reader.on('error', (error: unknown) => this.reporter.failed(error));
   }
 
@@ -94,15 +117,18 @@ export class RedisEventLog {
     return this.newest;
   }
 
-  listen(listener: (entry: RedisLoggedEvent) => void): void {
+  listen(listener: (entry: RedisLoggedEvent) => void, onGap?: (gap: RedisLoggedGap) => void): void {
     if (this.listener) throw new Error('@svc/redis: this event log already has a transport; use one per sse().');
     this.listener = listener;
+    this.gapListener = onGap;
     void this.loop();
   }
 
   /** XADD; when Redis cannot take it in time, the event is delivered here alone, under a local id. Never rejects. */
   async append(event: RealtimeEvent): Promise<void> {
     if (!isReady(this.client)) return this.keepLocal(event, new Error(`the connection is ${this.client.status}`));
+    // The gap goes into the stream ahead of the events after it.
+    if (this.unshared.size > 0) await this.announceGap();
     try {
       await bounded(
         this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', 'e', encodeEvent(event)),
@@ -126,9 +152,12 @@ export class RedisEventLog {
       this.reporter.failed(error);
       return undefined;
     }
-    // The stream is trimmed from its oldest end: while `id` is still there, nothing after it has gone.
+    // The stream is trimmed from its oldest end: while `id` is still there, nothing after it has gone, but for events
+    // an instance kept to itself, which a gap entry names.
     if (entries[0]?.[0] !== id) return undefined;
-    return entries.slice(1).flatMap((entry) => this.decode(entry) ?? []);
+    const after = entries.slice(1);
+    if (after.some((entry) => gapOf(entry) !== undefined)) return undefined;
+    return after.flatMap((entry) => this.decode(entry) ?? []);
   }
 
   async close(): Promise<void> {
@@ -144,12 +173,42 @@ export class RedisEventLog {
 
   private keepLocal(event: RealtimeEvent, cause: unknown): void {
     this.reporter.failed(cause);
+    this.unshared.add(event.entity);
     this.deliver({ id: `local.${this.epoch}.${++this.localCount}`, event });
   }
 
   private deliver(entry: RedisLoggedEvent): void {
     this.newest = entry.id;
     this.listener?.(entry);
+  }
+
+  private missed(gap: RedisLoggedGap): void {
+    this.newest = gap.id;
+    this.gapListener?.(gap);
+  }
+
+  /**
+   * Appends a gap entry naming the entities whose events this instance kept to itself, once Redis takes commands
+   * again; a failure keeps them for the next try (the next append, or the next time the connection is ready).
+   */
+  private announceGap(): Promise<void> {
+    if (this.unshared.size === 0 || this.closed) return Promise.resolve();
+    this.announcing ??= (async () => {
+      const entities = [...this.unshared];
+      const entry: GapEntry = { entities, origin: this.origin };
+      try {
+        await bounded(
+          this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', 'g', JSON.stringify(entry)),
+          this.timeoutMs,
+        );
+        for (const entity of entities) this.unshared.delete(entity);
+      } catch (error) {
+        this.reporter.failed(error);
+      } finally {
+        this.announcing = undefined;
+      }
+    })();
+    return this.announcing;
   }
 
   /** Reads the stream from its end, then every entry after it, forever; a failure waits a little and reads on. */
@@ -164,6 +223,11 @@ export class RedisEventLog {
         this.reporter.succeeded();
         for (const entry of reply?.[0]?.[1] ?? []) {
           cursor = entry[0];
+          const gap = gapOf(entry);
+          if (gap) {
+            if (gap.origin !== this.origin) this.missed({ id: entry[0], entities: gap.entities });
+            continue;
+          }
           const decoded = this.decode(entry);
           if (decoded && !this.deliveredLocally(decoded.event)) this.deliver(decoded);
         }
@@ -192,6 +256,19 @@ export class RedisEventLog {
     const index = fields.indexOf('e');
     const event = index === -1 ? undefined : decodeEvent(fields[index + 1] ?? '');
     return event ? { id, event } : undefined;
+  }
+}
+
+/** The gap entry an entry holds, or undefined (an event, or a malformed entry). */
+function gapOf([, fields]: StreamEntry): GapEntry | undefined {
+  const index = fields.indexOf('g');
+  if (index === -1) return undefined;
+  try {
+    const gap = JSON.parse(fields[index + 1] ?? '') as Partial<GapEntry>;
+    const entities = Array.isArray(gap.entities) ? gap.entities.filter((name) => typeof name === 'string') : [];
+    return { entities, origin: typeof gap.origin === 'string' ? gap.origin : '' };
+  } catch {
+    return undefined;
   }
 }
 

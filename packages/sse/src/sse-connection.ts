@@ -25,8 +25,8 @@ export class SseConnection {
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private closed = false;
-  /** Live events held back while a replay is read (an asynchronous log), or undefined. */
-  private held: LoggedEvent[] | undefined;
+  /** Live events (and frames, such as a reset) held back while a replay is read (an asynchronous log), or undefined. */
+  private held: (LoggedEvent | string)[] | undefined;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly options: SseConnectionOptions) {
@@ -59,7 +59,10 @@ export class SseConnection {
     this.held = undefined;
     const replayed = new Set(replay.map((entry) => entry.id));
     for (const entry of replay) this.enqueue(entry);
-    for (const entry of held) if (!replayed.has(entry.id)) this.enqueue(entry);
+    for (const entry of held) {
+      if (typeof entry === 'string') this.enqueueFrame(entry);
+      else if (!replayed.has(entry.id)) this.enqueue(entry);
+    }
   }
 
   /** Queues an event for this subscriber, behind the ones before it. */
@@ -81,6 +84,16 @@ export class SseConnection {
         this.options.onError(error);
       }
     });
+  }
+
+  /** Queues a frame every subscriber gets as it is (a reset), behind the events before it. */
+  enqueueFrame(frame: string): void {
+    if (this.closed) return;
+    if (this.held) {
+      if (this.held.push(frame) > this.options.maxPending) this.close();
+      return;
+    }
+    this.tail = this.tail.then(() => this.write(frame));
   }
 
   /** Writes a frame now (the retry hint, a reset), ahead of nothing queued. */

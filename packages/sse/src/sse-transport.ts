@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RealtimeEvent, RealtimeSubscription, RealtimeTransport } from '@svc/core';
 import { EventBuffer } from './event-buffer';
-import type { EventLog, LoggedEvent, LoggedEventsSince } from './event-log';
+import type { EventLog, LoggedEvent, LoggedEventsSince, LoggedGap } from './event-log';
 import { SseConnection } from './sse-connection';
 
 export interface SseOptions {
@@ -60,7 +60,10 @@ export class SseTransport implements RealtimeTransport {
       onError: options.onError,
     };
     this.log = options.log ?? new EventBuffer(this.settings.bufferSize);
-    this.log.listen((entry) => this.deliver(entry));
+    this.log.listen(
+      (entry) => this.deliver(entry),
+      (gap) => this.missed(gap),
+    );
   }
 
   /** Open streams, per entity (for tests and metrics). */
@@ -78,6 +81,16 @@ export class SseTransport implements RealtimeTransport {
   /** An event the log delivered (published here or, with a shared log, on another instance): to every open stream. */
   private deliver(entry: LoggedEvent): void {
     for (const connection of this.connections.get(entry.event.entity) ?? []) connection.enqueue(entry);
+  }
+
+  /**
+   * Events of these entities were published on another instance and never shared: their subscribers are told to read
+   * the current state again, at the gap's place in the stream (its id is where they resume from).
+   */
+  private missed(gap: LoggedGap): void {
+    const frame = `id: ${gap.id}\nevent: reset\ndata: ${JSON.stringify({ reason: GAP_REASON })}\n\n`;
+    for (const entity of gap.entities)
+      for (const connection of this.connections.get(entity) ?? []) connection.enqueueFrame(frame);
   }
 
   /** Opens a stream: headers and the retry hint at once, then missed events (or a reset), then live ones. */
@@ -171,6 +184,10 @@ export class SseTransport implements RealtimeTransport {
 export function sse(options?: SseOptions): SseTransport {
   return new SseTransport(options);
 }
+
+const GAP_REASON =
+  'Events were published on another instance while the shared event stream was unreachable, and never reached this ' +
+  'stream. Read the current state again.';
 
 function resetOf(lastEventId: string | undefined): { reason: string; lastEventId?: string } {
   return {

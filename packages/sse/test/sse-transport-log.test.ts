@@ -6,17 +6,19 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse, IncomingMessage } from 'node:http';
 import type { RealtimeEvent, RealtimeSubscription } from '@svc/core';
-import { sse, type EventLog, type LoggedEvent, type LoggedEventsSince } from '@svc/sse';
+import { sse, type EventLog, type LoggedEvent, type LoggedEventsSince, type LoggedGap } from '@svc/sse';
 
 /** A log whose `since` answers when the test says so. */
 class DeferredLog implements EventLog {
   lastId: string | undefined;
   listener: ((entry: LoggedEvent) => void) | undefined;
+  onGap: ((gap: LoggedGap) => void) | undefined;
   answer: ((entries: LoggedEventsSince) => void) | undefined;
   closed = false;
 
-  listen(listener: (entry: LoggedEvent) => void): void {
+  listen(listener: (entry: LoggedEvent) => void, onGap?: (gap: LoggedGap) => void): void {
     this.listener = listener;
+    this.onGap = onGap;
   }
   append(): void {
     throw new Error('not used');
@@ -27,6 +29,10 @@ class DeferredLog implements EventLog {
   deliver(id: string): void {
     this.lastId = id;
     this.listener!({ id, event: eventOf(id) });
+  }
+  gap(id: string, entities: string[]): void {
+    this.lastId = id;
+    this.onGap!({ id, entities });
   }
   close(): void {
     this.closed = true;
@@ -98,6 +104,36 @@ describe('the SSE transport over an asynchronous event log', () => {
     await settle();
     expect(response.text()).toMatch(/id: 7-0\nevent: reset\n/);
     expect(ids(response.text())).toEqual(['7-0', '8-0']);
+    transport.close();
+  });
+
+  it('tells the subscribers of a gap’s entities to read again, in stream order, held while a replay is read', async () => {
+    const log = new DeferredLog();
+    const transport = sse({ log });
+    log.deliver('1-0');
+    const live = fakeResponse();
+    transport.stream({ subscription: admitAll, request: {} as IncomingMessage, response: live });
+    const resuming = fakeResponse();
+    transport.stream({
+      subscription: admitAll,
+      request: {} as IncomingMessage,
+      response: resuming,
+      lastEventId: '1-0',
+    });
+    log.deliver('2-0');
+    log.gap('3-0', ['Doc']);
+    log.gap('4-0', ['Other']);
+    log.deliver('5-0');
+    await settle();
+    await settle();
+    // The open stream: the event, the reset at the gap's place, the event after it; another entity's gap is not news.
+    expect(ids(live.text())).toEqual(['2-0', '3-0', '5-0']);
+    expect(live.text()).toMatch(/id: 3-0\nevent: reset\ndata: \{"reason":"Events were published on another instance/);
+    // The resuming stream held them while its replay was read: the replay, then the same order.
+    log.answer!([{ id: '2-0', event: eventOf('2-0') }]);
+    await settle();
+    await settle();
+    expect(ids(resuming.text())).toEqual(['2-0', '3-0', '5-0']);
     transport.close();
   });
 });
