@@ -47,7 +47,13 @@ const BOOLEAN_TYPES: Record<DatabaseDialect, ReadonlySet<unknown>> = {
  * text into a date): node-postgres and mysql2 hand these back as dates already.
  */
 const DATE_READ_TYPES: Record<Exclude<DatabaseDialect, 'sqlite'>, ReadonlySet<unknown>> = {
-  postgres: new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamp with time zone', 'timestamp without time zone']),
+  postgres: new Set<unknown>([
+    Date,
+    'datetime',
+    'timestamp',
+    'timestamp with time zone',
+    'timestamp without time zone',
+  ]),
   mysql: new Set<unknown>([Date, 'datetime']),
 };
 
