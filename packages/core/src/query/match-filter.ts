@@ -95,7 +95,7 @@ function matchCondition(
     case 'endsWith':
       return lower(actual).endsWith(lower(value));
     case 'ilike':
-      return likePattern(String(value)).test(lower(actual));
+      return likeMatches(lower(actual), lower(value));
     default:
       // `like`: case-sensitive on PostgreSQL, not on SQLite or under MySQL's usual collations.
       return undefined;
@@ -187,12 +187,42 @@ function lower(value: unknown): string {
   return String(value).toLowerCase();
 }
 
-/** An `ilike` pattern (`%` any run, `_` one character), matched against lower-cased text. */
-function likePattern(pattern: string): RegExp {
-  const body = [...pattern.toLowerCase()]
-    .map((char) => (char === '%' ? '.*' : char === '_' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 's');
+/** Past this many character steps (text × pattern), an in-memory LIKE leaves the verdict to the database. */
+const LIKE_STEP_BUDGET = 1_000_000;
+
+/**
+ * Whether `text` matches a LIKE `pattern` (`%` any run, `_` one character, anything else itself, a backslash
+ * included), by characters (code points, as the databases count them). It walks the text once and, on a mismatch,
+ * goes back only to the last `%`: at most text × pattern steps, never the exponential backtracking a regular
+ * expression with many `.*` runs can take, which a client's pattern could otherwise set off on every event. Undefined
+ * (the database decides) when even that bound is past `LIKE_STEP_BUDGET`.
+ */
+export function likeMatches(text: string, pattern: string): boolean | undefined {
+  const chars = Array.from(text);
+  const wild = Array.from(pattern);
+  if (chars.length * Math.max(wild.length, 1) > LIKE_STEP_BUDGET) return undefined;
+  let at = 0;
+  let next = 0;
+  /** The last `%` seen, and the text position its run now ends at. */
+  let star = -1;
+  let resumeAt = 0;
+  while (at < chars.length) {
+    const want = wild[next];
+    if (want === '%') {
+      star = next++;
+      resumeAt = at;
+    } else if (want !== undefined && (want === '_' || want === chars[at])) {
+      at++;
+      next++;
+    } else if (star !== -1) {
+      next = star + 1;
+      at = ++resumeAt;
+    } else {
+      return false;
+    }
+  }
+  while (wild[next] === '%') next++;
+  return next === wild.length;
 }
 
 function involvesNull(node: FilterNode, row: Readonly<Record<string, unknown>>): boolean {

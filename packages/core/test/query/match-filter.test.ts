@@ -4,7 +4,7 @@
  */
 import type { ColumnKind } from '../../src/persistence/entity-metadata';
 import type { FilterNode, FilterOperator } from '../../src/persistence/query-ast';
-import { matchFilter } from '../../src/query/match-filter';
+import { likeMatches, matchFilter } from '../../src/query/match-filter';
 
 const KINDS: Record<string, ColumnKind> = {
   title: 'string',
@@ -108,6 +108,50 @@ describe('matchFilter', () => {
       expect(matchFilter(is('data', 'eq', { a: 1 }), row, kindOf)).toBeUndefined();
       expect(matchFilter(is('author.country', 'eq', 'GB'), row, kindOf)).toBeUndefined();
       expect(matchFilter(is('pages', 'eq', 1), { title: 'Dune' }, kindOf)).toBeUndefined();
+    });
+  });
+
+  describe('LIKE patterns in memory', () => {
+    /** The meaning of a pattern, as a regular expression over code points: fine for short inputs. */
+    const reference = (text: string, pattern: string) =>
+      new RegExp(
+        `^${Array.from(pattern)
+          .map((char) => (char === '%' ? '.*' : char === '_' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('')}$`,
+        'su',
+      ).test(text);
+
+    it('answers what the pattern means: % any run, _ one character, a backslash itself', () => {
+      const alphabet = ['a', 'b', '%', '_', '\\', 'é', '😀'];
+      let seed = 7;
+      const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+      const word = (max: number) =>
+        Array.from({ length: random(max) }, () => alphabet[random(alphabet.length)]).join('');
+      for (let i = 0; i < 5000; i++) {
+        const text = word(9).replace(/[%_]/g, 'a');
+        const pattern = word(7);
+        expect({ text, pattern, match: likeMatches(text, pattern) }).toEqual({
+          text,
+          pattern,
+          match: reference(text, pattern),
+        });
+      }
+      expect(likeMatches('a\\b', 'a\\_')).toBe(true);
+      expect(likeMatches('😀x', '_x')).toBe(true);
+      expect(likeMatches('', '%')).toBe(true);
+      expect(likeMatches('', '_')).toBe(false);
+    });
+
+    it('takes at most text × pattern steps, where a regular expression would backtrack for minutes', () => {
+      const started = performance.now();
+      expect(likeMatches('the left hand of darkness, 50th edition', '%%%%%%%%%%%%#')).toBe(false);
+      expect(likeMatches('a'.repeat(5000), '%a%a%a%a%a%a%a%a%a%a%a%a%a%a%a%b')).toBe(false);
+      expect(
+        matchFilter(is('title', 'ilike', '%'.repeat(100) + '#'), { title: 'The Left Hand of Darkness' }, kindOf),
+      ).toBe(false);
+      expect(performance.now() - started).toBeLessThan(500);
+      // Past the step budget, the database decides.
+      expect(likeMatches('a'.repeat(20_000), '%a'.repeat(100))).toBeUndefined();
     });
   });
 });
