@@ -28,6 +28,11 @@ describe.each(TEST_DATABASES)('select and search on $name', (db) => {
           search: { fields: ['title'], mode: 'words', default: 'Dune' },
         }),
         svcController('authors', Author),
+        // Hides isbn, but names it for search: an explicit list may.
+        svcController('isbn-books', Book, {
+          select: { fields: { exclude: ['isbn'] } },
+          search: { fields: ['title', 'isbn'] },
+        }),
       ],
     });
     for (const [i, title] of TITLES.entries()) {
@@ -77,6 +82,14 @@ describe.each(TEST_DATABASES)('select and search on $name', (db) => {
         'Children of Dune',
         'Hobbit Dune',
       ]);
+    });
+
+    it('leaves a column select.fields hides out of the default search fields, unless listed', async () => {
+      // Every book's isbn holds 'isbn-': a term cannot probe the hidden column, character by character.
+      expect((await request(t.server).get('/books?search[query]=isbn-').expect(200)).body.total).toBe(0);
+      const listed = await request(t.server).get('/isbn-books?search[query]=isbn-3').expect(200);
+      expect(listed.body.items.map((book: Book) => book.title)).toEqual(['The Hobbit']);
+      expect(listed.body.items[0]).not.toHaveProperty('isbn');
     });
 
     it("matches the term's % and _ literally", async () => {

@@ -213,9 +213,10 @@ function resolveReadShape(args: {
       message: 'needs a repository adapter that can load relations (loadRelation).',
     });
   }
+  const select = buildSelectConfig(name, metadata, config.select);
   return {
-    select: buildSelectConfig(name, metadata, config.select),
-    search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength }),
+    select,
+    search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength, select }),
     include,
     serverFilter,
     serverFilterPaths: filterPaths(config.filter?.fields),

@@ -10,6 +10,7 @@ import { suggestion } from '../config/did-you-mean';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { FilterNode } from '../persistence/query-ast';
 import type { QueryErrors } from '../errors/query-errors';
+import type { SelectConfig } from './select-config';
 
 export interface SearchConfig {
   readonly fields: readonly string[];
@@ -26,6 +27,8 @@ export function buildSearchConfig(args: {
   related?: RelatedMetadata;
   input: SearchConfigInput | false | undefined;
   maxLength: number;
+  /** `select.fields`: a column it closes is searched only when listed, so a term cannot probe a hidden value. */
+  select?: SelectConfig;
 }): SearchConfig | undefined {
   const { entity, metadata, input } = args;
   if (input === undefined || input === false) return undefined;
@@ -45,15 +48,11 @@ export function buildSearchConfig(args: {
   }
   const strings = metadata.columns.filter((column) => column.kind === 'string').map((column) => column.property);
   const list = input.fields as FieldList | undefined;
+  // The default and the `{ exclude }` form draw from the string columns `select.fields` serves.
+  const served = (name: string) => !args.select || args.select.fieldSet.has(name);
   const fields = Array.isArray(list)
     ? list
-    : resolveFieldList({
-        entity,
-        path: 'search.fields',
-        list,
-        universe: strings,
-        unset: strings,
-      });
+    : resolveFieldList({ entity, path: 'search.fields', list, universe: strings }).filter(served);
   for (const field of fields) {
     const column = resolveFieldPath(field, { entity, metadata, path: 'search.fields', related: args.related });
     if (column.kind !== 'string')
@@ -67,7 +66,9 @@ export function buildSearchConfig(args: {
     throw new ConfigurationException({
       entity,
       path: 'search.fields',
-      message: 'names no field; search would match nothing. Set search: false instead.',
+      message:
+        'names no field; search would match nothing. Set search: false, or list the fields to search (the default ' +
+        'and { exclude } draw from the string columns select.fields serves).',
     });
   if (input.mode !== undefined && input.mode !== 'substring' && input.mode !== 'words') {
     throw new ConfigurationException({ entity, path: 'search.mode', message: "must be 'substring' or 'words'." });
