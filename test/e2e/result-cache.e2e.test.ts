@@ -268,6 +268,67 @@ describe('result cache safety', () => {
     }
   });
 
+  it('does not share cached reads that filter, sort or search through a relation scoped per caller, without a cacheKey', async () => {
+    const t = await createTestApp({
+      db: { name: 'sqlite' },
+      suite: 'e2e_result_cache_scoped_paths',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, { cache: { ttl: 60 }, filter: { fields: ['title', 'author.name'] } }),
+        svcController('sorted-books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
+        svcController('searched-books', Book, { cache: { ttl: 60 }, search: { fields: ['title', 'author.name'] } }),
+        svcController('authors', Author, {
+          filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
+        }),
+      ],
+    });
+    try {
+      const una = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
+      await t.dataSource.getRepository(Book).save({ title: 'Scoped', author: una });
+      const as = (tenant: string, path: string) => request(t.server).get(path).set('x-tenant', tenant).expect(200);
+      expect((await as('all', '/books?filter[author.name][eq]=Una')).body.total).toBe(1);
+      expect((await as('uk', '/books?filter[author.name][eq]=Una')).body.total).toBe(0);
+      expect((await as('all', '/searched-books?search[query]=Una')).body.total).toBe(1);
+      expect((await as('uk', '/searched-books?search[query]=Una')).body.total).toBe(0);
+      // Ordered by an author the caller cannot see, the book sorts as if it had none: a different order per tenant.
+      const zed = await t.dataSource.getRepository(Author).save({ name: 'Zed', country: 'UK' });
+      await t.dataSource.getRepository(Book).save({ title: 'Second', author: zed });
+      const order = async (tenant: string) =>
+        (await as(tenant, '/sorted-books?sort=author.name,id')).body.items.map((book: Book) => book.title);
+      const all = await order('all');
+      const uk = await order('uk');
+      expect(all).not.toEqual(uk);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('drops cached reads sorted through a relation path when the related entity is written', async () => {
+    const t = await createTestApp({
+      db: { name: 'sqlite' },
+      suite: 'e2e_result_cache_sort_paths',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
+        svcController('authors', Author),
+      ],
+    });
+    try {
+      const [ann, bob] = await t.dataSource.getRepository(Author).save([{ name: 'Ann' }, { name: 'Bob' }]);
+      await t.dataSource.getRepository(Book).save([
+        { title: 'By Ann', author: ann },
+        { title: 'By Bob', author: bob },
+      ]);
+      const titles = async () =>
+        (await request(t.server).get('/books?sort=author.name').expect(200)).body.items.map((book: Book) => book.title);
+      expect(await titles()).toEqual(['By Ann', 'By Bob']);
+      await request(t.server).patch(`/authors/${ann!.id}`).send({ name: 'Zoe' }).expect(200);
+      expect(await titles()).toEqual(['By Bob', 'By Ann']);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses to cache reads scoped by filter.apply without a cacheKey', async () => {
     const error = await bootstrapFailure({
       db: { name: 'sqlite' },

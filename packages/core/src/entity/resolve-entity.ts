@@ -151,9 +151,12 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   }
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
   for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
-  // Relation paths in filters and search read the related entity too, so its writes must drop these cached reads.
-  const paths = [...reads.serverFilterPaths, ...(reads.search?.fields ?? [])].filter((path) => path.includes('.'));
-  for (const path of paths) {
+  // Relation paths in filters, sorts and search read the related entity too, so its writes must drop these cached reads.
+  const paths = new Set([...reads.serverFilterPaths, ...(reads.search?.fields ?? [])]);
+  for (const { list } of operations.values()) {
+    for (const path of [...(list?.filter.fields.keys() ?? []), ...(list?.sort.fields ?? [])]) paths.add(path);
+  }
+  for (const path of [...paths].filter((candidate) => candidate.includes('.'))) {
     const relation = metadata.relations.find((candidate) => candidate.property === path.split('.')[0]);
     if (relation) resultCache.addDependency(name, relation.targetName);
   }

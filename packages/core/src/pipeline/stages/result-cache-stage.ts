@@ -4,6 +4,7 @@
  */
 import { policyRowOf, readResultCacheEntry, toResultCacheEntry } from '../../cache/result-cache-entry';
 import { ttlOf } from '../../entity/served-settings';
+import type { ResolvedOperation } from '../../entity/resolved-entity';
 import type { OperationCall } from '../operation-call';
 import { runStages, type Stage } from '../stage';
 import { checkPolicy } from './policy-stage';
@@ -50,13 +51,28 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
 }
 
 /**
- * Included children are scoped by their own entity's `filter.apply`; without a `cacheKey` partition those reads would
- * be shared between callers, so they are not cached (the boot check cannot see peers resolved after this entity).
+ * Reads whose rows depend on another entity's `filter.apply`, which scopes them per caller: the children an include
+ * embeds, and the rows a relation path in a filter, a sort or the search fields (`author.name`) selects or orders by.
+ * Without a `cacheKey` partition those reads would be shared between callers, so they are not cached (the boot check
+ * cannot see peers resolved after this entity). Decided at an operation's first read, when every peer is resolved.
  */
 function embedsScopedRows(call: OperationCall): boolean {
   if (call.entity.resultCache.partitioned) return false;
-  for (const { relation } of call.entity.include.relations.values()) {
-    if (call.entity.peer(relation.target)?.filterApply) return true;
+  let known = scopedByPeers.get(call.operation);
+  if (known === undefined) scopedByPeers.set(call.operation, (known = readsPeerScopes(call)));
+  return known;
+}
+
+const scopedByPeers = new WeakMap<ResolvedOperation, boolean>();
+
+function readsPeerScopes({ entity, operation }: OperationCall): boolean {
+  const targets = [...entity.include.relations.values()].map(({ relation }) => relation.target);
+  const list = operation.list;
+  const paths = [...(list?.filter.fields.keys() ?? []), ...(list?.sort.fields ?? []), ...(list?.search?.fields ?? [])];
+  for (const path of paths) {
+    if (!path.includes('.')) continue;
+    const relation = entity.metadata.relations.find((candidate) => candidate.property === path.split('.')[0]);
+    if (relation) targets.push(relation.target);
   }
-  return false;
+  return targets.some((target) => entity.peer(target)?.filterApply !== undefined);
 }
