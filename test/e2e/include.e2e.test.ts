@@ -158,6 +158,39 @@ describe.each(TEST_DATABASES)('include on $name', (db) => {
   });
 });
 
+describe.each(TEST_DATABASES)('a key-strategy include of a scoped target on $name', (db) => {
+  it('serves the key of a row in the target’s scope only, and null for one outside it', async () => {
+    const t = await createTestApp({
+      db,
+      suite: 'e2e_include_key_scope',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [
+        svcController('books', Book, {
+          include: { fields: ['author'], default: ['author'] },
+          relations: { author: { read: { strategy: 'key' } } },
+        }),
+        svcController('authors', Author, { filter: { apply: () => ({ country: { eq: 'UK' } }) } }),
+      ],
+    });
+    try {
+      const [ann, bob] = await t.dataSource.getRepository(Author).save([
+        { name: 'Ann', country: 'UK' },
+        { name: 'Bob', country: 'US' },
+      ]);
+      await t.dataSource.getRepository(Book).save([
+        { title: 'By Ann', author: ann },
+        { title: 'By Bob', author: bob },
+      ]);
+      const list = await request(t.server).get('/books?sort=id').expect(200);
+      expect(list.body.items.map((item: BookItem) => item.author)).toEqual([{ id: ann!.id }, null]);
+      const one = await request(t.server).get(`/books/${list.body.items[1].id}`).expect(200);
+      expect(one.body.author).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('include bootstrap errors', () => {
   const cases: [string, Function, EntityConfig, string][] = [
     ['an empty relations entry', Book, { relations: { author: {} } }, 'relations.author'],
