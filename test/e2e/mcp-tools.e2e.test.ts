@@ -368,6 +368,18 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
         expect(named(problem(await call('book_find_one', {})))).toEqual(['id']);
       });
 
+      it('a filter nested thousands of levels deep: a 400, before the walk can exhaust the stack', async () => {
+        let filter: Record<string, unknown> = { pages: { eq: 1 } };
+        for (let i = 0; i < 3000; i++) filter = { not: filter };
+        const deep = problem(await call('book_find_many', { filter }));
+        expect(deep).toMatchObject({ code: 'SVC_QUERY_INVALID', status: 400 });
+        expect(deep.errors).toEqual([expect.objectContaining({ code: 'too_deep' })]);
+        // Within the walk's bound, the engine's own depth limit answers.
+        let nested: Record<string, unknown> = { pages: { eq: 1 } };
+        for (let i = 0; i < 40; i++) nested = { not: nested };
+        expect(problem(await call('book_find_many', { filter: nested }))).toMatchObject({ status: 400 });
+      });
+
       it('an unknown tool is the protocol error the MCP spec asks for', async () => {
         await expect(call('book_fly', {})).rejects.toThrow(/book_fly/);
       });

@@ -13,11 +13,42 @@ export interface ArgumentProblem {
   readonly detail: string;
 }
 
+/**
+ * Levels of objects and arrays the walk below goes into at most: the engine's own input limit (32 by default,
+ * `inputLimits.maxDepth`, at most 1000) still applies to what passes, with its own message.
+ */
+const MAX_ARGUMENT_DEPTH = 1001;
+
 /** Every problem of `value` against `schema` (whose `$defs` resolve `$ref`s), in document order. */
 export function validateArguments(schema: JsonSchema, value: unknown): ArgumentProblem[] {
+  // The walk is recursive, and a recursive schema (a filter's `not`) follows the value down: a value nested past any
+  // depth the engine takes is refused first, by an iterative look, before it can exhaust the stack.
+  if (nestsDeeperThan(value, MAX_ARGUMENT_DEPTH))
+    return [
+      {
+        path: '',
+        code: 'too_deep',
+        detail: `The arguments nest objects or arrays more than ${MAX_ARGUMENT_DEPTH} levels deep. Flatten them.`,
+      },
+    ];
+  return problemsOf(schema, value);
+}
+
+function problemsOf(schema: JsonSchema, value: unknown): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   check({ root: schema, problems }, schema, value, '');
   return problems;
+}
+
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth > limit) return true;
+    for (const inner of Array.isArray(next) ? next : Object.values(next)) pending.push([inner, depth + 1]);
+  }
+  return false;
 }
 
 /** The problems as error entries: `data.<field>` as `field`, anything else as `param`. */
@@ -73,7 +104,7 @@ function check(walk: Walk, raw: JsonSchema, value: unknown, path: string): void 
     walk.problems.push({ path, code, detail: `${path === '' ? 'The arguments' : `'${path}'`} ${detail}` });
   if (Array.isArray(schema['anyOf'])) {
     const options = schema['anyOf'] as JsonSchema[];
-    const fits = options.some((option) => validateArguments({ ...walk.root, ...option }, value).length === 0);
+    const fits = options.some((option) => problemsOf({ ...walk.root, ...option }, value).length === 0);
     if (!fits) fail('invalid', `has the wrong shape (${describeValue(value)}).`);
     return;
   }
