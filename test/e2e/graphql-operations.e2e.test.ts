@@ -239,6 +239,28 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       errorOf(answer, 'SVC_QUERY_INVALID');
     });
 
+    it('refuses a filter nested thousands of levels deep, in the document or the variables, as a request error', async () => {
+      let literal = '{ pages: { eq: 1 } }';
+      for (let i = 0; i < 3000; i++) literal = `{ not: ${literal} }`;
+      const inDocument = await gql(`{ books(filter: ${literal}) { total } }`);
+      expect(inDocument.status).toBe(400);
+      expect(errorOf(inDocument, 'SVC_QUERY_INVALID').extensions?.problem?.errors).toEqual([
+        expect.objectContaining({ param: 'query', code: 'too_deep' }),
+      ]);
+      let filter: Record<string, unknown> = { pages: { eq: 1 } };
+      for (let i = 0; i < 3000; i++) filter = { not: filter };
+      const query = 'query ($f: BookFilter) { books(filter: $f) { total } }';
+      const inVariables = await postGraphql(t.server, { query, variables: { f: filter } });
+      expect(inVariables.status).toBe(400);
+      expect(errorOf(inVariables, 'SVC_QUERY_INVALID').extensions?.problem?.errors).toEqual([
+        expect.objectContaining({ param: 'variables', code: 'too_deep' }),
+      ]);
+      // Within that bound, the filter's own nesting limit answers.
+      filter = { pages: { gte: 1 } };
+      for (let i = 0; i < 900; i++) filter = { not: filter };
+      errorOf(await postGraphql(t.server, { query, variables: { f: filter } }), 'SVC_QUERY_INVALID');
+    });
+
     it('refuses a sort key that is not allowed, naming it', async () => {
       const answer = await gql('{ books(sort: ["rating"]) { total } }');
       expect(errorOf(answer, 'SVC_QUERY_INVALID').message).toMatch(/rating/);

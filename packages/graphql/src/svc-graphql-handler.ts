@@ -4,8 +4,9 @@
  * turns its request into graphql-http's request shape and writes the `[body, init]` it gets back.
  */
 import { createHandler, type Handler, type Request as GraphqlHttpRequest } from 'graphql-http';
-import type { GraphQLSchema } from 'graphql';
-import type { SvcContext } from '@svc/core';
+import { parse, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { MAX_INPUT_DEPTH, nestsDeeperThan, QueryInvalidException, type SvcContext } from '@svc/core';
+import { toGraphqlError } from './graphql-errors';
 import { DocumentCache } from './document-cache';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
 
@@ -34,10 +35,33 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
   const contextOf = options.context ?? ((request: GraphqlHttpRequest<Raw, unknown>) => ({ request: request.raw }));
   const cacheSize = options.documentCacheSize ?? 500;
   const cache = cacheSize > 0 ? new DocumentCache(cacheSize) : undefined;
+  const parseDocument = cache?.parse ?? parse;
   return createHandler<Raw, unknown, Record<PropertyKey, unknown>>({
     schema: options.schema,
-    ...(cache ? { parse: cache.parse, validate: cache.validate } : {}),
+    // graphql-js reads a document and coerces variables recursively: what nests past any depth Svc takes is refused
+    // with a request error naming it, not a stack overflow's message.
+    parse: (source, parseOptions) => {
+      try {
+        return parseDocument(source, parseOptions);
+      } catch (error) {
+        if (error instanceof RangeError)
+          throw tooDeep('query', 'The document nests too deeply to be read. Flatten it.');
+        throw error;
+      }
+    },
+    onSubscribe: (_request, params) =>
+      nestsDeeperThan(params.variables, MAX_VARIABLES_DEPTH)
+        ? [tooDeep('variables', `The variables nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`)]
+        : undefined,
+    ...(cache ? { validate: cache.validate } : {}),
     validationRules: [maxRootFieldsRule(options.maxRootFields ?? DEFAULT_MAX_ROOT_FIELDS)],
     context: async (request) => ({ ...(await contextOf(request)) }),
   });
+}
+
+/** The variables object is level 1; each variable may nest as deep as the engine's highest input limit. */
+const MAX_VARIABLES_DEPTH = MAX_INPUT_DEPTH + 1;
+
+function tooDeep(param: string, detail: string): GraphQLError {
+  return toGraphqlError(new QueryInvalidException([{ param, code: 'too_deep', detail }]));
 }

@@ -3,7 +3,7 @@
  * in), so a wrong type, an unknown key, an operator a field does not allow or an exceeded bound is refused before the
  * engine runs, with one entry per problem naming the argument by its path (`filter.pages.gt`, `data.title`).
  */
-import type { SvcErrorItem } from '@svc/core';
+import { MAX_INPUT_DEPTH, nestsDeeperThan, type SvcErrorItem } from '@svc/core';
 import type { JsonSchema } from './json-schema';
 
 /** One problem: the argument's dotted path, a short machine code, what is wrong. */
@@ -14,10 +14,10 @@ export interface ArgumentProblem {
 }
 
 /**
- * Levels of objects and arrays the walk below goes into at most: the engine's own input limit (32 by default,
- * `inputLimits.maxDepth`, at most 1000) still applies to what passes, with its own message.
+ * Levels of objects and arrays the walk below goes into at most: the arguments wrap the engine's input one level, and
+ * the engine's own limit (`inputLimits.maxDepth`, 32 by default) still applies to what passes, with its own message.
  */
-const MAX_ARGUMENT_DEPTH = 1001;
+const MAX_ARGUMENT_DEPTH = MAX_INPUT_DEPTH + 1;
 
 /** Every problem of `value` against `schema` (whose `$defs` resolve `$ref`s), in document order. */
 export function validateArguments(schema: JsonSchema, value: unknown): ArgumentProblem[] {
@@ -38,17 +38,6 @@ function problemsOf(schema: JsonSchema, value: unknown): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   check({ root: schema, problems }, schema, value, '');
   return problems;
-}
-
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [next, depth] = pending.pop()!;
-    if (next === null || typeof next !== 'object') continue;
-    if (depth > limit) return true;
-    for (const inner of Array.isArray(next) ? next : Object.values(next)) pending.push([inner, depth + 1]);
-  }
-  return false;
 }
 
 /** The problems as error entries: `data.<field>` as `field`, anything else as `param`. */

@@ -7,8 +7,8 @@ import { QueryInvalidException, ValidationFailedException } from '../errors/svc-
 
 /** @default 32 levels of objects and arrays, the body itself being level 1. */
 export const DEFAULT_MAX_INPUT_DEPTH = 32;
-/** Far below what any recursive consumer of the input (validators, drivers, JSON.stringify) can take. */
-const MAX_CONFIGURABLE_DEPTH = 1000;
+/** The highest `inputLimits.maxDepth`: far below what any recursive consumer of the input (validators, drivers, JSON.stringify) can take. */
+export const MAX_CONFIGURABLE_DEPTH = 1000;
 
 export interface InputLimits {
   /** Levels of objects and arrays a body, programmatic query or id may nest. @default 32 */
@@ -36,16 +36,23 @@ export function resolveMaxInputDepth(limits: InputLimits | undefined): number {
 export function tooDeepUnder(value: unknown, maxDepth: number): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const entries = Array.isArray(value) ? value.map((item, i) => [`/${i}`, item] as const) : Object.entries(value);
-  for (const [top, child] of entries) {
-    const pending: [unknown, number][] = [[child, 2]];
-    while (pending.length > 0) {
-      const [next, depth] = pending.pop()!;
-      if (next === null || typeof next !== 'object') continue;
-      if (depth > maxDepth) return top;
-      for (const inner of Array.isArray(next) ? next : Object.values(next)) pending.push([inner, depth + 1]);
-    }
-  }
+  for (const [top, child] of entries) if (nestsDeeperThan(child, maxDepth - 1)) return top;
   return undefined;
+}
+
+/**
+ * Whether `value` nests objects and arrays more than `limit` levels deep, itself being level 1. Iterative, so a
+ * binding can refuse a value before a recursive walk of it (a schema validator, a GraphQL coercion) exhausts the stack.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth > limit) return true;
+    for (const inner of Array.isArray(next) ? next : Object.values(next)) pending.push([inner, depth + 1]);
+  }
+  return false;
 }
 
 /** Refuses a body, programmatic query or id nested deeper than the limit (400, naming where). */
