@@ -250,6 +250,14 @@ describe.each(TEST_DATABASES)('realtime events over SSE on $name', (db) => {
     expect(((await bad.json()) as { code: string }).code).toBe('SVC_QUERY_INVALID');
     const unknown = await fetch(`${base}/docs/events?sort=title`, { headers: { 'x-tenant': 'a' } });
     expect(((await unknown.json()) as { code: string }).code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+    // The JSON and bracket forms together hold one maxTerms (100), as on a list.
+    const terms = Array.from({ length: 100 }, (_, i) => ({ pages: { eq: i } }));
+    const both = await fetch(
+      `${base}/docs/events?filter=${encodeURIComponent(JSON.stringify({ or: terms }))}&filter[pages][gte]=1`,
+      { headers: { 'x-tenant': 'a' } },
+    );
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { errors: unknown[] }).errors[0]).toMatchObject({ code: 'too_many_terms' });
     const banned = await fetch(`${base}/docs/events`, { headers: { 'x-tenant': 'banned' } });
     expect(banned.status).toBe(403);
     expect(((await banned.json()) as { code: string }).code).toBe('SVC_FORBIDDEN');

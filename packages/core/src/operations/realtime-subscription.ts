@@ -15,6 +15,7 @@ import type { QueryPairs } from '../query/parse-query-string';
 import { readListParams } from '../query/read-list-params';
 import { resolveApplyFilter } from '../query/resolve-apply-filter';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
+import { resolveClientFilter } from '../query/resolve-list-query';
 import { eventSubjectOf } from '../realtime/event-subject';
 import type { RealtimeEvent } from '../realtime/realtime-event';
 
@@ -197,10 +198,7 @@ function readSubscriptionQuery(
       rest.filter(([key]) => key === 'filter' || key.startsWith('filter[')),
       errors,
     );
-    filter = andFilters(
-      wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, allowlist, errors),
-      wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, allowlist, errors),
-    );
+    filter = resolveClientFilter(wire, allowlist, errors);
     const ids = pairs.filter(([key]) => key === 'id');
     if (ids.length > 1) errors.add('id', 'repeated', 'id is given more than once. Send it once.');
     id = ids[0]?.[1];

@@ -7,6 +7,7 @@ import { QueryErrors } from '../errors/query-errors';
 import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
+import type { FilterAllowlist } from './filter-allowlist';
 import { resolveApplyFilter } from './resolve-apply-filter';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
@@ -134,23 +135,8 @@ async function resolveQuery(
   errors: QueryErrors,
   args: { operation: string; context: SvcContext },
 ): Promise<ListReadPlan> {
-  const clientFilter = andFilters(
-    wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, config.filter, errors),
-    wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, config.filter, errors),
-  );
+  const clientFilter = resolveClientFilter(wire, config.filter, errors);
   const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
-  // Both forms at once hold one limit between them, as the bound parameters it allows are reckoned for one filter.
-  if (wire.filterJson !== undefined && wire.filter !== undefined && clientFilter) {
-    const terms = conditionsIn(clientFilter);
-    const { maxTerms } = config.filter.limits;
-    if (terms > maxTerms) {
-      errors.add(
-        'filter',
-        'too_many_terms',
-        `filter and filter[...] hold ${terms} conditions between them; the limit is ${maxTerms}. Use fewer conditions, or 'in' lists.`,
-      );
-    }
-  }
   const requested =
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
@@ -340,6 +326,34 @@ function readFlag(value: string | undefined, param: string, config: ListQueryCon
 /** A programmatic list value (`['a', 'b']`) in its wire spelling (`a,b`). */
 function joined(value: readonly string[] | string | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : (value as string | undefined);
+}
+
+/**
+ * The client's filter, from the JSON form (`filter=`), the bracket form (`filter[...]`) or both ANDed. Both at once
+ * hold one `maxTerms` between them, as the bound parameters (and the per-event work of a subscription) it allows are
+ * reckoned for one filter.
+ */
+export function resolveClientFilter(
+  wire: Pick<WireListQuery, 'filter' | 'filterJson'>,
+  allowlist: FilterAllowlist,
+  errors: QueryErrors,
+): FilterNode | undefined {
+  const filter = andFilters(
+    wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, allowlist, errors),
+    wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, allowlist, errors),
+  );
+  if (wire.filterJson !== undefined && wire.filter !== undefined && filter) {
+    const terms = conditionsIn(filter);
+    const { maxTerms } = allowlist.limits;
+    if (terms > maxTerms) {
+      errors.add(
+        'filter',
+        'too_many_terms',
+        `filter and filter[...] hold ${terms} conditions between them; the limit is ${maxTerms}. Use fewer conditions, or 'in' lists.`,
+      );
+    }
+  }
+  return filter;
 }
 
 /** The conditions of a filter, whatever groups hold them. */
