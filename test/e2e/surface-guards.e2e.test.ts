@@ -45,6 +45,14 @@ const Tags = svcController('tags', Tag, {
 });
 UseGuards(SignedIn)(Tags);
 
+/** A guard on findOne only: `GET /guarded-tags/events`, a findOne where no events are served, holds it too. */
+const GuardedTags = svcController('guarded-tags', Tag, {
+  operations: {
+    findMany: true,
+    findOne: { meta: { decorators: [UseGuards(HasRole), SetMetadata('roles', ['editor'])] } },
+  },
+});
+
 const EDITOR = { 'x-user': 'ed:t1:editor' };
 const VIEWER = { 'x-user': 'vi:t1:viewer' };
 
@@ -60,7 +68,7 @@ describe.each(TEST_DATABASES)('Svc controller guards on every surface, on $name'
       db,
       suite: 'e2e_surface_guards',
       entities: BOOKSTORE_ENTITIES,
-      controllers: [Tags as Type],
+      controllers: [Tags as Type, GuardedTags],
       svc: { graphql: true } as SvcOptions,
     });
     origin = new URL(t.url).origin;
@@ -75,6 +83,15 @@ describe.each(TEST_DATABASES)('Svc controller guards on every surface, on $name'
     await request(origin).get('/tags').expect(403);
     await request(origin).get('/tags').set(VIEWER).expect(200);
     await request(origin).post('/tags').set(VIEWER).send({ name: 'no' }).expect(403);
+  });
+
+  it('holds a findOne guard on GET /<path>/events where no events are served (it reads the row `events`)', async () => {
+    await request(origin).get('/guarded-tags').set(VIEWER).expect(200);
+    await request(origin).get('/guarded-tags/1').set(VIEWER).expect(403);
+    const refused = await request(origin).get('/guarded-tags/events').set(VIEWER).expect(403);
+    expect(refused.body.code).toBe('SVC_FORBIDDEN');
+    // Let through, it reads the row `events`, which is no integer id.
+    await request(origin).get('/guarded-tags/events').set(EDITOR).expect(400);
   });
 
   it('holds them on GraphQL: the class guard on reads, the operation guard on its mutation', async () => {

@@ -13,6 +13,7 @@ import {
   type SvcHttpRequest,
   type SvcHttpResponse,
 } from './http-exchange';
+import { ownRouteGuards } from './route-guards';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
 
@@ -27,13 +28,33 @@ export function servesEvents(registry: SvcRegistry, controller: Function): boole
   return registry.sse !== undefined && registry.serviceOf(controller).describe().realtime !== undefined;
 }
 
+/** The findOne route's own guards per controller, resolved at the first fallback (the app is up by then). */
+const findOneGuards = new WeakMap<Function, (request: object, response: unknown) => Promise<void>>();
+
+function findOneGuardsOf(registry: SvcRegistry, controller: Function) {
+  let guards = findOneGuards.get(controller);
+  if (!guards) {
+    const findOne = registry
+      .serviceOf(controller)
+      .describe()
+      .operations.find((operation) => operation.id === 'findOne');
+    guards = findOne?.route
+      ? ownRouteGuards(controller, findOne.route, 'findOne', registry.moduleRef)
+      : async () => undefined;
+    findOneGuards.set(controller, guards);
+  }
+  return guards;
+}
+
 export function createEventsHandler(controller: Function, findOne: RouteHandler | undefined): RouteHandler {
   return async function svcEvents(this: Record<string, unknown>, request, response): Promise<void> {
     const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
     const transport = registry.sse;
     if (!transport || !servesEvents(registry, controller)) {
       if (!findOne) throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot GET ${requestUrl(request)}.` });
-      // Not a subscription here: the row whose id is `events`, answered as the findOne route answers it.
+      // Not a subscription here: the row whose id is `events`, answered as the findOne route answers it, behind the
+      // findOne route's own guards (this route carries findMany's).
+      await findOneGuardsOf(registry, controller)(request, response);
       const body = await findOne.call(this, request, response);
       const status = (response as { statusCode?: number }).statusCode ?? 200;
       sendNow(response, status, body === undefined ? undefined : JSON.stringify(body));

@@ -12,10 +12,10 @@ import { GUARDS_METADATA } from '@nestjs/common/constants';
 import type { ModuleRef } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { ConfigurationException, type OperationGate, type SvcService } from '@svc/core';
+import { ConfigurationException, type OperationGate, type SvcRoute, type SvcService } from '@svc/core';
 import { toSvc } from './problem-details.filter';
 import type { SvcRegistry } from './svc-registry';
-import { routeMethodName } from './svc-routes';
+import { routeMethodName } from './route-method-name';
 
 interface GuardedRoute {
   readonly controller: Function;
@@ -56,21 +56,44 @@ export function routeGuardsGate(registry: SvcRegistry, moduleRef: ModuleRef): Op
     const route = routes.get(service)?.get(operation);
     if (!route) return;
     const request = context.request as object | undefined;
-    const execution = new ExecutionContextHost(
-      [request, request ? responses.get(request) : undefined],
-      route.controller as Type,
-      route.handler as (...args: unknown[]) => unknown,
-    );
-    try {
-      for (const guard of route.guards) {
-        const answer = guard.canActivate(execution);
-        const allowed = isObservable(answer) ? await lastValueFrom(answer) : await answer;
-        if (!allowed) throw new ForbiddenException('Forbidden resource');
-      }
-    } catch (error) {
-      throw toSvc(error);
-    }
+    await runGuards(route, request, request ? responses.get(request) : undefined);
   };
+}
+
+/**
+ * The guards on one operation's own route handler (not the controller's, which Nest has run already), as one check:
+ * for a route that answers as that operation under another route's decorators. `GET /<path>/events` is decorated as
+ * `findMany`, and where the entity publishes no events it answers as `findOne` of the row `events`: that operation's
+ * guards must hold there as on its own route.
+ */
+export function ownRouteGuards(
+  controller: Function,
+  route: Pick<SvcRoute, 'method' | 'path'>,
+  operation: string,
+  moduleRef: ModuleRef,
+): (request: object, response: unknown) => Promise<void> {
+  const handler = controller.prototype[routeMethodName(route)] as Function | undefined;
+  const guards = handler ? guardsOf(handler, moduleRef, `${controller.name}.${operation}`) : [];
+  if (!handler || guards.length === 0) return async () => {};
+  return (request, response) => runGuards({ controller, handler, guards }, request, response);
+}
+
+/** Runs a route's guards in order with the request and reply; a refusal (or a guard's own exception) as Svc's error. */
+async function runGuards(route: GuardedRoute, request: object | undefined, response: unknown): Promise<void> {
+  const execution = new ExecutionContextHost(
+    [request, response],
+    route.controller as Type,
+    route.handler as (...args: unknown[]) => unknown,
+  );
+  try {
+    for (const guard of route.guards) {
+      const answer = guard.canActivate(execution);
+      const allowed = isObservable(answer) ? await lastValueFrom(answer) : await answer;
+      if (!allowed) throw new ForbiddenException('Forbidden resource');
+    }
+  } catch (error) {
+    throw toSvc(error);
+  }
 }
 
 /** The guards `@UseGuards` put on a controller class or a route handler, as instances. */

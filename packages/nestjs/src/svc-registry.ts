@@ -40,7 +40,8 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(SVC_OPTIONS) private readonly options: SvcModuleOptions,
-    private readonly moduleRef: ModuleRef,
+    /** Resolves the app's providers (guards, for the routes that run another operation's guards). */
+    readonly moduleRef: ModuleRef,
     private readonly discovery: DiscoveryService,
     private readonly adapterHost: HttpAdapterHost,
     private readonly appConfig: ApplicationConfig,

@@ -19,6 +19,7 @@ import {
   type SvcHttpResponse as Response,
 } from './http-exchange';
 import { requestIdOf, writeProblem } from './problem-response';
+import { routeMethodName } from './route-method-name';
 import { createEventsHandler, servesEvents } from './events-route';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
@@ -55,11 +56,6 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
     defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes));
   }
-}
-
-/** The name of the controller method a generated route is defined as. */
-export function routeMethodName(route: Pick<SvcRoute, 'method' | 'path'>): string {
-  return `svc_${route.method}_${route.path.replace(/\W/g, '_')}`;
 }
 
 /** `operations.<id>.meta.decorators`, or for a relation operation (`tags:add`) `relations.<name>.write.decorators`. */
