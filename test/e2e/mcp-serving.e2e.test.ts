@@ -82,6 +82,22 @@ describe('MCP serving over Streamable HTTP', () => {
     expect(small.status).not.toBe(413);
   });
 
+  it('refuses a JSON-RPC batch, which the protocol revisions served do not have (the SDK answers it)', async () => {
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'book_find_many', arguments: {} },
+    });
+    const batch = await post(app.url, { 'mcp-protocol-version': '2025-11-25' }, [INITIALIZE, call(2), call(3)]);
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const calls = await post(app.url, { 'mcp-protocol-version': '2025-11-25' }, [call(4), call(5)]);
+    expect(calls.status).toBe(400);
+    const empty = await post(app.url, {}, []);
+    expect(empty.status).toBe(400);
+  });
+
   describe('the DNS-rebinding guard', () => {
     it('refuses a Host outside the allowlist with 403, before any work', async () => {
       const { request } = await import('node:http');

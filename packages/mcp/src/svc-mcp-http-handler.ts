@@ -67,7 +67,10 @@ export class SvcMcpHttpHandler {
       hostHeaderValidationResponse(request, this.allowedHosts) ??
       originValidationResponse(request, this.allowedOrigins);
     if (refused) return refused;
-    const options = call.parsedBody === undefined ? undefined : { parsedBody: call.parsedBody };
+    const body = call.parsedBody ?? (await unparsedJson(request));
+    // A JSON-RPC batch would run up to the SDK's 100 tool calls for one request: the revisions served have none.
+    if (Array.isArray(body)) return batchRefused();
+    const options = body === undefined ? undefined : { parsedBody: body };
     return this.contexts.run(call.context, () => this.handler.fetch(request, options));
   }
 
@@ -75,4 +78,28 @@ export class SvcMcpHttpHandler {
   close(): Promise<void> {
     return this.handler.close();
   }
+}
+
+/** A POST body no parser read, parsed as JSON when it is; undefined otherwise (the SDK then answers it as it does). */
+async function unparsedJson(request: Request): Promise<unknown> {
+  if (request.method !== 'POST' || !/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    return undefined;
+  }
+  try {
+    return (await request.clone().json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function batchRefused(): Response {
+  const error = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32600,
+      message: 'Invalid Request: batches are not supported. Send one JSON-RPC message per request.',
+    },
+  };
+  return new Response(JSON.stringify(error), { status: 400, headers: { 'content-type': 'application/json' } });
 }
