@@ -10,6 +10,8 @@ import { bootstrapFailure, createTestApp, svcController, type TestApp } from '..
 import { TEST_DATABASES } from '../support/test-databases';
 
 const PATCH_TYPE = 'application/json-patch+json';
+/** What the `priced` controller's patchOne policy was given as `body`, in call order. */
+const policyBodies: unknown[] = [];
 
 describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
   let t: TestApp;
@@ -41,6 +43,18 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
           relations: { tags: { write: { strategy: 'resource' } } },
         }),
         svcController('tags', Tag, { filter: { apply: () => ({ name: { ne: 'hidden' } }) } }),
+        // A policy that reads the fields a body sets: it must hold for a JSON Patch document too.
+        svcController('priced', Book, {
+          relations: { tags: { write: { strategy: 'jsonPatch' } } },
+          operations: {
+            patchOne: {
+              policy: ({ body }) => {
+                policyBodies.push(body);
+                return (body as Record<string, unknown> | undefined)?.['pages'] === undefined;
+              },
+            },
+          },
+        }),
       ],
     });
     tags = (await t.dataSource.getRepository(Tag).save(['a', 'b', 'c', 'd'].map((name) => ({ name })))).map(
@@ -159,6 +173,30 @@ describe.each(TEST_DATABASES)('relation array writes on $name', (db) => {
   });
 
   describe('jsonPatch', () => {
+    it('gives the policy what the document writes, shaped as a PATCH body', async () => {
+      const send = (document: unknown) =>
+        server().patch(`/priced/${books[1]}`).set('Content-Type', PATCH_TYPE).send(JSON.stringify(document));
+      policyBodies.length = 0;
+      const refused = await send([
+        { op: 'test', path: '/title', value: 'Book 1' },
+        { op: 'replace', path: '/pages', value: 999 },
+      ]).expect(403);
+      expect(refused.body.code).toBe('SVC_FORBIDDEN');
+      expect((await t.dataSource.getRepository(Book).findOneByOrFail({ id: books[1] })).pages).not.toBe(999);
+      await server().patch(`/priced/${books[1]}`).send({ pages: 999 }).expect(403);
+      await send([
+        { op: 'replace', path: '/title', value: 'Priced' },
+        { op: 'remove', path: '/isbn' },
+        { op: 'add', path: '/tags/-', value: [tags[0], tags[1]] },
+      ]).expect(200);
+      await send([{ op: 'remove', path: `/tags/${tags[0]}` }]).expect(200);
+      expect(policyBodies[0]).toEqual({ pages: 999 });
+      expect(policyBodies.slice(-2)).toEqual([
+        { title: 'Priced', isbn: null, tags: { add: [tags[0], tags[1]], remove: [] } },
+        { tags: { add: [], remove: [String(tags[0])] } },
+      ]);
+    });
+
     it('applies fields and members from one RFC 6902 document', async () => {
       const response = await server()
         .patch(`/patched/${books[0]}`)

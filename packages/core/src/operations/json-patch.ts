@@ -39,11 +39,43 @@ export function takesJsonPatch(entity: ResolvedEntity): boolean {
   return false;
 }
 
-/** document: the body read as an RFC 6902 document (each malformed operation named by its index). */
+/**
+ * document: the body read as an RFC 6902 document (each malformed operation named by its index). The policy is given
+ * what it writes, shaped as a PATCH body (`writesOf`), so a policy that looks at the fields a body sets holds for a
+ * document too.
+ */
 export const patchDocumentStage = stage('document', (call, state) => {
-  state.work = readDocument(call.request.body);
-  state.body = call.request.body;
+  const document = readDocument(call.request.body);
+  state.work = document;
+  state.body = writesOf(call, document);
 });
+
+/**
+ * What a document writes, as the policy's `body`: each field it adds or replaces with its last value, a removed field
+ * as null, and each jsonPatch relation it touches as `{ add: [values], remove: [member ids] }`. `test` operations
+ * write nothing. Paths the document cannot take are left to the apply step, which refuses them.
+ */
+function writesOf(call: OperationCall, document: readonly PatchOperation[]): Record<string, unknown> {
+  const writes: Record<string, unknown> = {};
+  // Own properties only: a field named `__proto__` stays a field.
+  const put = (name: string, value: unknown) =>
+    Object.defineProperty(writes, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [index, operation] of document.entries()) {
+    if (operation.op === 'test') continue;
+    const [head = '', ...rest] = pointer(operation.path, index);
+    if (call.entity.arrayRelations.get(head)?.strategy === 'jsonPatch' && rest.length === 1) {
+      const members = (Object.hasOwn(writes, head) ? writes[head] : undefined) as
+        { add: unknown[]; remove: unknown[] } | undefined;
+      const change = members ?? { add: [], remove: [] };
+      if (!members) put(head, change);
+      if (operation.op === 'remove') change.remove.push(rest[0]);
+      else change.add.push(...(Array.isArray(operation.value) ? operation.value : [operation.value]));
+    } else if (rest.length === 0) {
+      put(head, operation.op === 'remove' ? null : operation.value);
+    }
+  }
+  return writes;
+}
 
 /**
  * apply: the document applied, in order, to the row the guard locked: `test` against the item representation, field
