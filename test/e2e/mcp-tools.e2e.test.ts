@@ -113,7 +113,11 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
       let tools: ToolInfo[];
       const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
       beforeAll(async () => {
-        tools = await clients['readerA']!.listTools();
+        // Each caller lists the tools it may call: an editor's and the admin's lists together are the whole toolset.
+        const byName = new Map<string, ToolInfo>();
+        for (const caller of ['editorA', 'admin'])
+          for (const listed of await clients[caller]!.listTools()) byName.set(listed.name, listed);
+        tools = [...byName.values()];
       });
 
       it('lists one tool per enabled standard operation, plus svc_describe, and nothing else', () => {
@@ -447,6 +451,16 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
         expect(problem(await clients['readerA']!.callTool('svc_describe', { entity: 3 })).code).toBe(
           'SVC_QUERY_INVALID',
         );
+        // tools/list answers the same for each caller: the tools svc_describe names, and svc_describe.
+        for (const [caller, described] of [
+          ['readerA', reader],
+          ['editorA', editor],
+          ['admin', admin],
+        ] as const) {
+          const listed = (await clients[caller]!.listTools()).map((candidate) => candidate.name).sort();
+          const named = described.flatMap((entity) => Object.values(entity.tools));
+          expect(listed).toEqual([...named, 'svc_describe'].sort());
+        }
       });
     });
   });

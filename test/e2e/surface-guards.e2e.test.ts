@@ -125,7 +125,12 @@ describe.each(TEST_DATABASES)('Svc controller guards on every surface, on $name'
       const created = await editor.callTool('tag_create_one', { data: { name: 'tool' } });
       expect(created.isError).toBeFalsy();
       expect(await count()).toBe(before + 1);
-      // svc_describe lists only what the guards let each caller call.
+      // tools/list and svc_describe list only what the guards let each caller call.
+      const listed = async (client: typeof viewer) =>
+        (await client.listTools()).map((tool) => tool.name).filter((name) => name.startsWith('tag_'));
+      expect(await listed(anonymous)).toEqual([]);
+      expect(await listed(viewer)).not.toContain('tag_create_one');
+      expect(await listed(editor)).toContain('tag_create_one');
       const toolsOf = async (client: typeof viewer) => {
         const described = await client.callTool('svc_describe', {});
         const entities = (described.structuredContent as { entities: { name: string; tools: object }[] }).entities;

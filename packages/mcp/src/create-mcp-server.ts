@@ -1,6 +1,6 @@
 /**
- * One MCP server instance over a toolset, bound to one caller's context: `tools/list` serves the definitions,
- * `tools/call` runs a tool with that context. The serving entries make one per HTTP request or stdio connection.
+ * One MCP server instance over a toolset, bound to one caller's context: `tools/list` serves the definitions of the
+ * tools that caller may call, `tools/call` runs a tool with that context. The serving entries make one per HTTP request or stdio connection.
  */
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { SvcContext } from '@svc/core';
@@ -24,7 +24,7 @@ export function createMcpServer(toolset: SvcToolset, info: SvcMcpServerInfo, con
     { name: info.name ?? 'svc', version: info.version ?? '0.1.0' },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler('tools/list', () => ({ tools: [...toolset.definitions] }) as never);
+  server.setRequestHandler('tools/list', async () => ({ tools: await toolset.definitionsFor(context) }) as never);
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     if (!toolset.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);

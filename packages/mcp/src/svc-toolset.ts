@@ -89,6 +89,16 @@ export class SvcToolset {
     this.definitions = Object.freeze([...tools.map((tool) => tool.definition), DESCRIBE_DEFINITION]);
   }
 
+  /**
+   * `tools/list` for one caller: the tools the gate (the REST route's guards, in Nest) and the policy, asked without a
+   * row, let the caller call, then `svc_describe`, as `svc_describe` reports them. A tool left out still answers a
+   * call, with the refusal.
+   */
+  async definitionsFor(context: SvcContext): Promise<SvcToolDefinition[]> {
+    const allowed = await Promise.all(this.tools.map((tool) => tool.permits(context)));
+    return [...this.tools.filter((_, index) => allowed[index]).map((tool) => tool.definition), DESCRIBE_DEFINITION];
+  }
+
   /** Whether `name` is one of the tools. */
   has(name: string): boolean {
     return name === DESCRIBE_TOOL_NAME || this.byName.has(name);
