@@ -461,6 +461,35 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
     });
   });
 
+  describe('loadRelation with keysOnly', () => {
+    it('answers the keys from the foreign keys, and null for a target outside where or the view', async () => {
+      const parents = [
+        { id: bookIds['Alpha'], authorId: authorIds['Ann'] },
+        { id: bookIds['Gamma 100%'], authorId: authorIds['Bob'] },
+        { id: bookIds['Delta_x'], authorId: null },
+      ];
+      const load = (args: { where?: FilterNode; view: 'all' | 'live' }) =>
+        books.loadRelation!({ relation: 'author', parents, keysOnly: true, ...args });
+      expect(await load({ view: 'all' })).toEqual([{ id: authorIds['Ann'] }, { id: authorIds['Bob'] }, null]);
+      expect(await load({ view: 'all', where: cond('country', 'eq', 'UK') })).toEqual([
+        { id: authorIds['Ann'] },
+        null,
+        null,
+      ]);
+      // A soft-deleted target is no key under the live view, and its key under `all`.
+      const review = await dataSource.getRepository(Review).save({ rating: 1, book: { id: bookIds['Gone'] } as Book });
+      try {
+        const reviewed = [{ id: review.id, bookId: bookIds['Gone'] }];
+        const byView = (view: 'all' | 'live') =>
+          reviews.loadRelation!({ relation: 'book', parents: reviewed, keysOnly: true, view });
+        expect(await byView('live')).toEqual([null]);
+        expect(await byView('all')).toEqual([{ id: bookIds['Gone'] }]);
+      } finally {
+        await dataSource.getRepository(Review).delete(review.id);
+      }
+    });
+  });
+
   describe('insert', () => {
     it('writes a to-one relation given as an object', async () => {
       const { key } = await write((session) =>

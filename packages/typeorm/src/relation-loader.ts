@@ -36,17 +36,21 @@ async function loadOwningToOne(
   const referenced = join.referencedColumn!;
   const foreignKeys = await parentForeignKeys(context, join, args);
   const present = foreignKeys.filter((value) => value !== null && value !== undefined);
-  if (args.keysOnly)
-    return foreignKeys.map((value) =>
-      value === null || value === undefined ? null : { [referenced.propertyPath]: value },
-    );
   const target = context.tableOf(relation.inverseEntityMetadata.target as Function);
+  const keyOf = (value: unknown) => ({ [referenced.propertyPath]: value });
+  // The foreign key names the target, but not whether it meets `where` or the view: only when nothing filters the
+  // targets is it the answer without reading them.
+  const filtered = args.where !== undefined || (target.marker !== undefined && args.view !== 'all');
+  if (args.keysOnly && !filtered)
+    return foreignKeys.map((value) => (value === null || value === undefined ? null : keyOf(value)));
   const targetColumn = target.requireColumn(referenced.propertyPath);
   const rows = present.length === 0 ? [] : await selectTargets(context, target, targetColumn, unique(present), args);
   const byKey = new Map(rows.map(({ row }) => [String(row[targetColumn.property]), row]));
-  return foreignKeys.map((value) =>
-    value === null || value === undefined ? null : (byKey.get(String(value)) ?? null),
-  );
+  return foreignKeys.map((value) => {
+    const row = value === null || value === undefined ? undefined : byKey.get(String(value));
+    if (row === undefined) return null;
+    return args.keysOnly ? keyOf(row[targetColumn.property]) : row;
+  });
 }
 
 /** The target holds the foreign key: one statement selects the targets of every parent at once. */

@@ -39,24 +39,16 @@ export async function attachIncludes(
         })
       : undefined;
     const view = target && !target.softDeleteOnReads ? 'all' : 'live';
-    // A key-only load answers from the parent's foreign key, which says nothing of the target's scope or soft delete:
-    // under either, the target is read so that a row the caller may not see is null, and only its key is served.
-    const checked = target !== undefined && (where !== undefined || target.softDeleteOnReads);
-    const keysOnly = node.strategy === 'key' && !checked;
+    // A key-only load still answers null for a target outside `where` or the view (the adapter reads it then).
     const loaded = await load({
       relation: node.relation.property,
       parents: rows,
-      keysOnly,
+      keysOnly: node.strategy === 'key',
       where,
       view,
       session: args.session,
     });
-    const fields =
-      node.strategy === 'key'
-        ? checked
-          ? target.metadata.primaryKeys
-          : undefined
-        : (node.select ?? target?.select.fields);
+    const fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
     const project = (row: Row) =>
       fields ? projectRow(row, { fields }) : projectRow(row, { fields: Object.keys(row) });
     const childRows: Row[] = [];

@@ -27,12 +27,11 @@ export async function scopedLoadRelation(
         context: call.context,
       })
     : undefined;
-  // A key-only load answers from the parent's foreign key; under a target scope the target must be read to be checked.
-  const keysOnly = args.keysOnly === true && targetScope === undefined;
+  // A key-only load answers null for a target outside the scope: the adapter reads the target when `where` is set.
   const loaded =
     parents.length === 0
       ? []
-      : await adapter.loadRelation!({ ...args, parents, keysOnly, where: andFilters(targetScope, args.where) });
+      : await adapter.loadRelation!({ ...args, parents, where: andFilters(targetScope, args.where) });
   const narrow = (row: Row): Row => {
     if (args.keysOnly) return pick(row, peer?.metadata.primaryKeys ?? Object.keys(row));
     return peer ? pick(row, peer.select.fields) : row;

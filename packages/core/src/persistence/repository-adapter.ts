@@ -54,7 +54,10 @@ export interface LoadRelationArgs {
   readonly relation: string;
   /** Parent rows as this adapter returned them (they hold the primary key and any mapped foreign keys). */
   readonly parents: readonly Row[];
-  /** Owning to-one only: answer `{ <targetKey>: fk }` objects from the parent's foreign key, without reading the target. */
+  /**
+   * Owning to-one only: answer `{ <targetKey>: fk }` objects, for the targets that meet `where` and `view` (null for
+   * the others). From the parent's foreign key alone, without reading the target, when nothing filters the targets.
+   */
   readonly keysOnly?: boolean;
   /** Conditions the target rows must meet (the target entity's `filter.apply`). */
   readonly where?: FilterNode;
