@@ -12,7 +12,7 @@ import type { IncludeConfig } from '../config/include-config';
 import type { FilterAllowlist } from '../query/filter-allowlist';
 import type { ListQueryConfig } from '../query/list-query-config';
 import type { OperationState } from '../config/resolve-operations';
-import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 
 import { buildFilterAllowlist, buildListQueryConfig } from '../query/build-list-query-config';
 import { suggestion } from '../config/did-you-mean';
@@ -70,8 +70,6 @@ interface ReadShape {
   readonly outputList?: readonly string[];
   readonly includer?: ListQueryConfig['include'];
   readonly relationScope: NonNullable<ListQueryConfig['relationScope']>;
-  /** Field paths filter.fields names (own columns and relation paths). */
-  readonly serverFilterPaths: readonly string[];
 }
 
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
@@ -150,16 +148,9 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     });
   }
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
-  for (const { relation } of reads.include.relations.values()) resultCache.addDependency(name, relation.targetName);
-  // Relation paths in filters, sorts and search read the related entity too, so its writes must drop these cached reads.
-  const paths = new Set([...reads.serverFilterPaths, ...(reads.search?.fields ?? [])]);
-  for (const { list } of operations.values()) {
-    for (const path of [...(list?.filter.fields.keys() ?? []), ...(list?.sort.fields ?? [])]) paths.add(path);
-  }
-  for (const path of [...paths].filter((candidate) => candidate.includes('.'))) {
-    const relation = metadata.relations.find((candidate) => candidate.property === path.split('.')[0]);
-    if (relation) resultCache.addDependency(name, relation.targetName);
-  }
+  // A read's cached entries embed or are selected by the rows of the relations it reads through.
+  for (const { readsThrough = [] } of operations.values())
+    for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
   refuseUnpartitionedCache(name, operations, args);
   if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
   if (!operations.has('findMany') && !operations.has('findOne')) {
@@ -222,7 +213,6 @@ function resolveReadShape(args: {
     search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength, select }),
     include,
     serverFilter,
-    serverFilterPaths: filterPaths(config.filter?.fields),
     outputItem: buildOutputSlot(name, metadata, 'item', config.schema?.output?.item),
     outputList: buildOutputSlot(name, metadata, 'list', config.schema?.output?.list),
     includer:
@@ -295,12 +285,6 @@ function operationOutputValidator(
   return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
 }
 
-function filterPaths(fields: unknown): string[] {
-  if (Array.isArray(fields)) return fields as string[];
-  if (fields && typeof fields === 'object' && !('exclude' in fields)) return Object.keys(fields);
-  return [];
-}
-
 /** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
 function resolveOperation(scope: EntityScope, id: StandardOperationId, state: OperationState): ResolvedOperation {
   const { name, metadata, args } = scope;
@@ -325,6 +309,7 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
       : undefined;
   if (list && id === 'findMany') checkKeysetConfig(name, metadata, list);
   return Object.freeze({
+    ...(list ? { readsThrough: relationsReadThrough(metadata, reads.include, list) } : {}),
     id,
     settingsAs: id,
     reads: id === 'findMany' || id === 'findOne',
@@ -349,6 +334,21 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
     outputValidator: operationOutputValidator(id, opObject?.schema?.output, config.schema?.output),
     list,
   });
+}
+
+/** The included relations, then those a relation path of the read's filter, sort or search fields goes through. */
+function relationsReadThrough(
+  metadata: EntityMetadata,
+  include: IncludeConfig,
+  list: ListQueryConfig,
+): RelationMetadata[] {
+  const relations = new Set([...include.relations.values()].map(({ relation }) => relation));
+  for (const path of [...list.filter.fields.keys(), ...list.sort.fields, ...(list.search?.fields ?? [])]) {
+    const dot = path.indexOf('.');
+    const relation = dot === -1 ? undefined : metadata.relations.find((r) => r.property === path.slice(0, dot));
+    if (relation) relations.add(relation);
+  }
+  return [...relations];
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The frozen result of resolving one entity's config at bootstrap: what every request reads, nothing recomputed. */
 import type { ClassSchemaAdapter } from '../schema/body-validators';
 import type { GlobalSettings } from '../config/svc-settings';
-import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import type { FilterAllowlist } from '../query/filter-allowlist';
 import type { ListQueryConfig } from '../query/list-query-config';
@@ -63,6 +63,12 @@ export interface ResolvedOperation {
   readonly softDelete: boolean;
   /** findMany and findOne. */
   readonly list?: ListQueryConfig;
+  /**
+   * findMany and findOne: the relations whose rows the read depends on, the included ones and those a relation path in
+   * its filter, sort or search fields (`author.name`) goes through. A write to their targets drops the read's cached
+   * entries, and a target's per-caller scope keeps them from being shared.
+   */
+  readonly readsThrough?: readonly RelationMetadata[];
   /** Body writes: the write slot in force (operation part, else the entity's root slot). */
   readonly input?: WriteSchema;
   /** Reads: the query gate (operation part, else schema.input.query). */

@@ -4,7 +4,6 @@
  */
 import { policyRowOf, readResultCacheEntry, toResultCacheEntry } from '../../cache/result-cache-entry';
 import { ttlOf } from '../../entity/served-settings';
-import type { ResolvedOperation } from '../../entity/resolved-entity';
 import type { OperationCall } from '../operation-call';
 import { runStages, type Stage } from '../stage';
 import { checkPolicy } from './policy-stage';
@@ -51,28 +50,12 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
 }
 
 /**
- * Reads whose rows depend on another entity's `filter.apply`, which scopes them per caller: the children an include
- * embeds, and the rows a relation path in a filter, a sort or the search fields (`author.name`) selects or orders by.
- * Without a `cacheKey` partition those reads would be shared between callers, so they are not cached (the boot check
- * cannot see peers resolved after this entity). Decided at an operation's first read, when every peer is resolved.
+ * Reads whose rows depend on another entity's `filter.apply`, which scopes them per caller: through an include, or a
+ * relation path in a filter, sort or search field (`operation.readsThrough`, resolved at bootstrap). Without a
+ * `cacheKey` partition those reads would be shared between callers, so they are not cached (the boot check cannot see
+ * peers resolved after this entity, so the peers are asked here).
  */
-function embedsScopedRows(call: OperationCall): boolean {
-  if (call.entity.resultCache.partitioned) return false;
-  let known = scopedByPeers.get(call.operation);
-  if (known === undefined) scopedByPeers.set(call.operation, (known = readsPeerScopes(call)));
-  return known;
-}
-
-const scopedByPeers = new WeakMap<ResolvedOperation, boolean>();
-
-function readsPeerScopes({ entity, operation }: OperationCall): boolean {
-  const targets = [...entity.include.relations.values()].map(({ relation }) => relation.target);
-  const list = operation.list;
-  const paths = [...(list?.filter.fields.keys() ?? []), ...(list?.sort.fields ?? []), ...(list?.search?.fields ?? [])];
-  for (const path of paths) {
-    if (!path.includes('.')) continue;
-    const relation = entity.metadata.relations.find((candidate) => candidate.property === path.split('.')[0]);
-    if (relation) targets.push(relation.target);
-  }
-  return targets.some((target) => entity.peer(target)?.filterApply !== undefined);
+function embedsScopedRows({ entity, operation }: OperationCall): boolean {
+  if (entity.resultCache.partitioned) return false;
+  return (operation.readsThrough ?? []).some((relation) => entity.peer(relation.target)?.filterApply !== undefined);
 }
