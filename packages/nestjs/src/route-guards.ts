@@ -43,12 +43,9 @@ export function routeGuardsGate(registry: SvcRegistry, moduleRef: ModuleRef): Op
     const byOperation = new Map<string, GuardedRoute>();
     const classGuards = guardsOf(controller, moduleRef, controller.name);
     for (const operation of service.describe().operations) {
-      const handler: Function | undefined = operation.route && controller.prototype[routeMethodName(operation.route)];
-      const guards = [
-        ...classGuards,
-        ...(handler ? guardsOf(handler, moduleRef, `${controller.name}.${operation.id}`) : []),
-      ];
-      if (guards.length > 0) byOperation.set(operation.id, { controller, handler: handler ?? controller, guards });
+      const own = operation.route && routeGuardsOf(controller, operation.route, operation.id, moduleRef);
+      const guards = [...classGuards, ...(own?.guards ?? [])];
+      if (guards.length > 0) byOperation.set(operation.id, { controller, handler: own?.handler ?? controller, guards });
     }
     routes.set(service, byOperation);
   }
@@ -72,10 +69,20 @@ export function ownRouteGuards(
   operation: string,
   moduleRef: ModuleRef,
 ): (request: object, response: unknown) => Promise<void> {
+  const own = routeGuardsOf(controller, route, operation, moduleRef);
+  if (!own || own.guards.length === 0) return async () => {};
+  return (request, response) => runGuards({ controller, ...own }, request, response);
+}
+
+/** An operation's generated route handler and the guards on it, or undefined when the controller has no such route. */
+function routeGuardsOf(
+  controller: Function,
+  route: Pick<SvcRoute, 'method' | 'path'>,
+  operation: string,
+  moduleRef: ModuleRef,
+): Omit<GuardedRoute, 'controller'> | undefined {
   const handler = controller.prototype[routeMethodName(route)] as Function | undefined;
-  const guards = handler ? guardsOf(handler, moduleRef, `${controller.name}.${operation}`) : [];
-  if (!handler || guards.length === 0) return async () => {};
-  return (request, response) => runGuards({ controller, handler, guards }, request, response);
+  return handler && { handler, guards: guardsOf(handler, moduleRef, `${controller.name}.${operation}`) };
 }
 
 /** Runs a route's guards in order with the request and reply; a refusal (or a guard's own exception) as Svc's error. */

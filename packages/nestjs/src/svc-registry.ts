@@ -60,9 +60,7 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   private controllerPrefixes(): string[] {
     const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
     return [...this.byController.keys()].flatMap((controller) =>
-      controllerPaths(controller).map(
-        (path) => `/${[global, path.replace(/^\/+|\/+$/g, '')].filter((part) => part !== '').join('/')}`,
-      ),
+      controllerPaths(controller).map((path) => `/${[global, path].filter((part) => part !== '').join('/')}`),
     );
   }
 
@@ -201,10 +199,10 @@ function sseTransportOf(transports: readonly unknown[] | undefined): SseTranspor
   );
 }
 
-/** The paths of a controller's `@Controller(...)`: '' when it names none. */
+/** The paths of a controller's `@Controller(...)`, without leading or trailing slashes: '' when it names none. */
 function controllerPaths(controller: Function): string[] {
   const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
-  return Array.isArray(paths) ? paths : [paths ?? ''];
+  return (Array.isArray(paths) ? paths : [paths ?? '']).map((path) => path.replace(/^\/+|\/+$/g, ''));
 }
 
 /**
@@ -213,6 +211,6 @@ function controllerPaths(controller: Function): string[] {
  */
 function cacheScopeOf(controller: Function): string {
   return `${controller.name}${controllerPaths(controller)
-    .map((path) => `/${path.replace(/^\/+|\/+$/g, '')}`)
+    .map((path) => `/${path}`)
     .join(',')}`;
 }

@@ -130,10 +130,7 @@ export class RedisEventLog {
     // The gap goes into the stream ahead of the events after it.
     if (this.unshared.size > 0) await this.announceGap();
     try {
-      await bounded(
-        this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', 'e', encodeEvent(event)),
-        this.timeoutMs,
-      );
+      await this.add('e', encodeEvent(event));
       this.reporter.succeeded();
     } catch (error) {
       if (this.keptLocal.size >= 1000) this.keptLocal.delete(this.keptLocal.keys().next().value as string);
@@ -171,6 +168,14 @@ export class RedisEventLog {
     }
   }
 
+  /** XADD of one field (`e` an event, `g` a gap), the stream capped near `bufferSize`, within the command timeout. */
+  private add(field: 'e' | 'g', value: string): Promise<unknown> {
+    return bounded(
+      this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', field, value),
+      this.timeoutMs,
+    );
+  }
+
   private keepLocal(event: RealtimeEvent, cause: unknown): void {
     this.reporter.failed(cause);
     this.unshared.add(event.entity);
@@ -197,10 +202,7 @@ export class RedisEventLog {
       const entities = [...this.unshared];
       const entry: GapEntry = { entities, origin: this.origin };
       try {
-        await bounded(
-          this.client.xadd(this.stream, 'MAXLEN', '~', String(this.bufferSize), '*', 'g', JSON.stringify(entry)),
-          this.timeoutMs,
-        );
+        await this.add('g', JSON.stringify(entry));
         for (const entity of entities) this.unshared.delete(entity);
       } catch (error) {
         this.reporter.failed(error);

@@ -88,7 +88,7 @@ export class SseTransport implements RealtimeTransport {
    * the current state again, at the gap's place in the stream (its id is where they resume from).
    */
   private missed(gap: LoggedGap): void {
-    const frame = `id: ${gap.id}\nevent: reset\ndata: ${JSON.stringify({ reason: GAP_REASON })}\n\n`;
+    const frame = resetFrame(gap.id, { reason: GAP_REASON });
     for (const entity of gap.entities)
       for (const connection of this.connections.get(entity) ?? []) connection.enqueueFrame(frame);
   }
@@ -141,9 +141,7 @@ export class SseTransport implements RealtimeTransport {
     position: string | undefined,
   ): SseConnection {
     if (missed === undefined) {
-      connection.write(
-        `${position ? `id: ${position}\n` : ''}event: reset\ndata: ${JSON.stringify(resetOf(lastEventId))}\n\n`,
-      );
+      connection.write(resetFrame(position, resetOf(lastEventId)));
     }
     connection.resume(missed ?? []);
     return this.opened(connection);
@@ -183,6 +181,11 @@ export class SseTransport implements RealtimeTransport {
 /** `sse(options?)`: the Server-Sent Events transport, for `realtimeTransports: [sse()]`. */
 export function sse(options?: SseOptions): SseTransport {
   return new SseTransport(options);
+}
+
+/** A `reset` frame, at `id` (where a resume continues from) when there is one. */
+function resetFrame(id: string | undefined, body: { reason: string }): string {
+  return `${id ? `id: ${id}\n` : ''}event: reset\ndata: ${JSON.stringify(body)}\n\n`;
 }
 
 const GAP_REASON =
