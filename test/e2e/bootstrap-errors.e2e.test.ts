@@ -22,6 +22,11 @@ const CASES: readonly Case[] = [
   { name: 'a zero pagination.maxLimit', config: { pagination: { maxLimit: 0 } }, mentions: ['pagination.maxLimit'] },
   { name: 'cache.ttl: 0', config: { cache: { ttl: 0 } }, mentions: ['cache.ttl', '0 is not allowed'] },
   {
+    name: 'search: {} where select.fields hides every string column',
+    config: { select: { fields: ['id', 'pages'] }, search: {} },
+    mentions: ['Book', 'search.fields', 'names no field', 'select.fields serves'],
+  },
+  {
     name: 'an unknown settings key, with a did-you-mean',
     config: { paginaton: {} } as EntityConfig,
     mentions: ['paginaton', "Did you mean 'pagination'"],
