@@ -2,7 +2,7 @@
  * The result cache (cache.ttl): hits skip the database, writes invalidate, partitions keep callers apart; through the
  * memory store and through a store that keeps JSON text (as Redis would), a hit answers exactly as the miss did.
  */
-import { MemoryCacheStore, type CacheStore, type PolicyArgs, type SvcContext } from '@svc/core';
+import { MemoryCacheStore, type CacheStore, type PolicyArgs, type SvcContext, type SvcOptions } from '@svc/core';
 import type { Type } from '@nestjs/common';
 import request from 'supertest';
 import { Author, BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
@@ -189,22 +189,33 @@ describe.each(STORES)('result cache through $store', ({ suite, create }) => {
 });
 
 describe('result cache safety', () => {
-  it('degrades to uncached when the store fails', async () => {
-    const t = await createTestApp({
-      db: { name: 'sqlite' },
-      suite: 'e2e_result_cache_broken',
-      entities: BOOKSTORE_ENTITIES,
-      svc: { cacheStore: brokenStore },
-      controllers: [svcController('books', Book, { cache: { ttl: 60 } })],
-    });
+  /** Runs `work` against a SQLite app of the bookstore entities, closed after it whatever happens. */
+  const withApp = async (
+    options: { suite: string; controllers: Type[]; svc?: SvcOptions },
+    work: (t: TestApp) => Promise<void>,
+  ) => {
+    const t = await createTestApp({ db: { name: 'sqlite' }, entities: BOOKSTORE_ENTITIES, ...options });
     try {
-      await request(t.server).post('/books').send({ title: 'A' }).expect(201);
-      expect((await request(t.server).get('/books').expect(200)).body.total).toBe(1);
-      await request(t.server).post('/books').send({ title: 'B' }).expect(201);
-      expect((await request(t.server).get('/books').expect(200)).body.total).toBe(2);
+      await work(t);
     } finally {
       await t.close();
     }
+  };
+
+  it('degrades to uncached when the store fails', async () => {
+    await withApp(
+      {
+        suite: 'e2e_result_cache_broken',
+        svc: { cacheStore: brokenStore },
+        controllers: [svcController('books', Book, { cache: { ttl: 60 } })],
+      },
+      async (t) => {
+        await request(t.server).post('/books').send({ title: 'A' }).expect(201);
+        expect((await request(t.server).get('/books').expect(200)).body.total).toBe(1);
+        await request(t.server).post('/books').send({ title: 'B' }).expect(201);
+        expect((await request(t.server).get('/books').expect(200)).body.total).toBe(2);
+      },
+    );
   });
 
   it('keeps a controller’s entries its own across releases that share a store and add a controller', async () => {
@@ -245,88 +256,84 @@ describe('result cache safety', () => {
   });
 
   it('does not share cached reads whose included children are scoped per caller, when no cacheKey partitions them', async () => {
-    const t = await createTestApp({
-      db: { name: 'sqlite' },
-      suite: 'e2e_result_cache_scoped_children',
-      entities: BOOKSTORE_ENTITIES,
-      controllers: [
-        svcController('books', Book, { cache: { ttl: 60 }, include: { fields: ['author'] } }),
-        svcController('authors', Author, {
-          filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
-        }),
-      ],
-    });
-    try {
-      const author = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
-      await t.dataSource.getRepository(Book).save({ title: 'Scoped', author });
-      const all = await request(t.server).get('/books?include=author').set('x-tenant', 'all').expect(200);
-      expect(all.body.items[0].author).toMatchObject({ name: 'Una' });
-      const uk = await request(t.server).get('/books?include=author').set('x-tenant', 'uk').expect(200);
-      expect(uk.body.items[0].author).toBeNull();
-    } finally {
-      await t.close();
-    }
+    await withApp(
+      {
+        suite: 'e2e_result_cache_scoped_children',
+        controllers: [
+          svcController('books', Book, { cache: { ttl: 60 }, include: { fields: ['author'] } }),
+          svcController('authors', Author, {
+            filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
+          }),
+        ],
+      },
+      async (t) => {
+        const author = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
+        await t.dataSource.getRepository(Book).save({ title: 'Scoped', author });
+        const all = await request(t.server).get('/books?include=author').set('x-tenant', 'all').expect(200);
+        expect(all.body.items[0].author).toMatchObject({ name: 'Una' });
+        const uk = await request(t.server).get('/books?include=author').set('x-tenant', 'uk').expect(200);
+        expect(uk.body.items[0].author).toBeNull();
+      },
+    );
   });
 
   it('does not share cached reads that filter, sort or search through a relation scoped per caller, without a cacheKey', async () => {
-    const t = await createTestApp({
-      db: { name: 'sqlite' },
-      suite: 'e2e_result_cache_scoped_paths',
-      entities: BOOKSTORE_ENTITIES,
-      controllers: [
-        svcController('books', Book, { cache: { ttl: 60 }, filter: { fields: ['title', 'author.name'] } }),
-        svcController('sorted-books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
-        svcController('searched-books', Book, { cache: { ttl: 60 }, search: { fields: ['title', 'author.name'] } }),
-        svcController('authors', Author, {
-          filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
-        }),
-      ],
-    });
-    try {
-      const una = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
-      await t.dataSource.getRepository(Book).save({ title: 'Scoped', author: una });
-      const as = (tenant: string, path: string) => request(t.server).get(path).set('x-tenant', tenant).expect(200);
-      expect((await as('all', '/books?filter[author.name][eq]=Una')).body.total).toBe(1);
-      expect((await as('uk', '/books?filter[author.name][eq]=Una')).body.total).toBe(0);
-      expect((await as('all', '/searched-books?search[query]=Una')).body.total).toBe(1);
-      expect((await as('uk', '/searched-books?search[query]=Una')).body.total).toBe(0);
-      // Ordered by an author the caller cannot see, the book sorts as if it had none: a different order per tenant.
-      const zed = await t.dataSource.getRepository(Author).save({ name: 'Zed', country: 'UK' });
-      await t.dataSource.getRepository(Book).save({ title: 'Second', author: zed });
-      const order = async (tenant: string) =>
-        (await as(tenant, '/sorted-books?sort=author.name,id')).body.items.map((book: Book) => book.title);
-      const all = await order('all');
-      const uk = await order('uk');
-      expect(all).not.toEqual(uk);
-    } finally {
-      await t.close();
-    }
+    await withApp(
+      {
+        suite: 'e2e_result_cache_scoped_paths',
+        controllers: [
+          svcController('books', Book, { cache: { ttl: 60 }, filter: { fields: ['title', 'author.name'] } }),
+          svcController('sorted-books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
+          svcController('searched-books', Book, { cache: { ttl: 60 }, search: { fields: ['title', 'author.name'] } }),
+          svcController('authors', Author, {
+            filter: { apply: ({ context }) => (tenantOf(context) === 'uk' ? { country: { eq: 'UK' } } : undefined) },
+          }),
+        ],
+      },
+      async (t) => {
+        const una = await t.dataSource.getRepository(Author).save({ name: 'Una', country: 'US' });
+        await t.dataSource.getRepository(Book).save({ title: 'Scoped', author: una });
+        const as = (tenant: string, path: string) => request(t.server).get(path).set('x-tenant', tenant).expect(200);
+        expect((await as('all', '/books?filter[author.name][eq]=Una')).body.total).toBe(1);
+        expect((await as('uk', '/books?filter[author.name][eq]=Una')).body.total).toBe(0);
+        expect((await as('all', '/searched-books?search[query]=Una')).body.total).toBe(1);
+        expect((await as('uk', '/searched-books?search[query]=Una')).body.total).toBe(0);
+        // Ordered by an author the caller cannot see, the book sorts as if it had none: a different order per tenant.
+        const zed = await t.dataSource.getRepository(Author).save({ name: 'Zed', country: 'UK' });
+        await t.dataSource.getRepository(Book).save({ title: 'Second', author: zed });
+        const order = async (tenant: string) =>
+          (await as(tenant, '/sorted-books?sort=author.name,id')).body.items.map((book: Book) => book.title);
+        const all = await order('all');
+        const uk = await order('uk');
+        expect(all).not.toEqual(uk);
+      },
+    );
   });
 
   it('drops cached reads sorted through a relation path when the related entity is written', async () => {
-    const t = await createTestApp({
-      db: { name: 'sqlite' },
-      suite: 'e2e_result_cache_sort_paths',
-      entities: BOOKSTORE_ENTITIES,
-      controllers: [
-        svcController('books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
-        svcController('authors', Author),
-      ],
-    });
-    try {
-      const [ann, bob] = await t.dataSource.getRepository(Author).save([{ name: 'Ann' }, { name: 'Bob' }]);
-      await t.dataSource.getRepository(Book).save([
-        { title: 'By Ann', author: ann },
-        { title: 'By Bob', author: bob },
-      ]);
-      const titles = async () =>
-        (await request(t.server).get('/books?sort=author.name').expect(200)).body.items.map((book: Book) => book.title);
-      expect(await titles()).toEqual(['By Ann', 'By Bob']);
-      await request(t.server).patch(`/authors/${ann!.id}`).send({ name: 'Zoe' }).expect(200);
-      expect(await titles()).toEqual(['By Bob', 'By Ann']);
-    } finally {
-      await t.close();
-    }
+    await withApp(
+      {
+        suite: 'e2e_result_cache_sort_paths',
+        controllers: [
+          svcController('books', Book, { cache: { ttl: 60 }, sort: { fields: ['id', 'author.name'] } }),
+          svcController('authors', Author),
+        ],
+      },
+      async (t) => {
+        const [ann, bob] = await t.dataSource.getRepository(Author).save([{ name: 'Ann' }, { name: 'Bob' }]);
+        await t.dataSource.getRepository(Book).save([
+          { title: 'By Ann', author: ann },
+          { title: 'By Bob', author: bob },
+        ]);
+        const titles = async () =>
+          (await request(t.server).get('/books?sort=author.name').expect(200)).body.items.map(
+            (book: Book) => book.title,
+          );
+        expect(await titles()).toEqual(['By Ann', 'By Bob']);
+        await request(t.server).patch(`/authors/${ann!.id}`).send({ name: 'Zoe' }).expect(200);
+        expect(await titles()).toEqual(['By Bob', 'By Ann']);
+      },
+    );
   });
 
   it('refuses to cache reads scoped by filter.apply without a cacheKey', async () => {
