@@ -10,12 +10,13 @@ import type { Driver } from 'typeorm';
 const PLACEHOLDER = /:(svc_p\d+)\b/g;
 
 /**
- * `sql` with the driver's placeholders and its values in their order, converted the way TypeORM converts the
- * values it binds (`escapeQueryWithParameters` with no named parameters: booleans as 0/1 and dates as UTC text on
- * SQLite, as given elsewhere). A name used twice binds once on PostgreSQL (`$n` again) and twice elsewhere.
+ * `sql` with the driver's placeholders and its values in their order, converted as TypeORM's SQLite drivers bind
+ * native parameters (booleans as 0/1, dates as UTC text, whole numbers as integers) and as given elsewhere. A name used
+ * twice binds once on PostgreSQL (`$n` again) and twice elsewhere. The conversion is Svc's own: TypeORM 1 dropped the
+ * native-parameter argument of `escapeQueryWithParameters`, and its named form writes numbers into the SQL text.
  */
 export function bindSql(driver: Driver, sql: string, values: Readonly<Record<string, unknown>>): [string, unknown[]] {
-  const ordered: Record<string, unknown> = {};
+  const ordered: unknown[] = [];
   const numberOf = new Map<string, string>();
   let count = 0;
   const positional = driver.createParameter('svc', 0) !== driver.createParameter('svc', 1);
@@ -23,13 +24,24 @@ export function bindSql(driver: Driver, sql: string, values: Readonly<Record<str
     if (!(name in values)) throw new Error(`@svc/typeorm: no value bound for ${whole}.`);
     const again = positional ? numberOf.get(name) : undefined;
     if (again !== undefined) return again;
-    ordered[String(count)] = values[name];
+    ordered.push(values[name]);
     const placeholder = driver.createParameter(name, count++);
     numberOf.set(name, placeholder);
     return placeholder;
   });
-  const [, converted] = driver.escapeQueryWithParameters(text, {}, ordered);
-  return [text, driver.options.type === 'better-sqlite3' ? converted.map(asSqliteInteger) : converted];
+  const type = driver.options.type;
+  if (type === 'better-sqlite3') return [text, ordered.map((value) => asSqliteInteger(asSqliteValue(value)))];
+  return [text, SQLITE_DRIVERS.has(type) ? ordered.map(asSqliteValue) : ordered];
+}
+
+/** The TypeORM drivers that speak SQLite's dialect and bind values as SQLite stores them. */
+const SQLITE_DRIVERS: ReadonlySet<string> = new Set(['better-sqlite3', 'sqlite', 'sqljs', 'capacitor', 'cordova']);
+
+/** A value as TypeORM's SQLite drivers store it: a boolean as 0/1, a date as UTC text (`YYYY-MM-DD HH:mm:ss.SSS`). */
+function asSqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
+  return value;
 }
 
 /**

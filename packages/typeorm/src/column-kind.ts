@@ -57,6 +57,8 @@ function declaredKind(column: OrmColumn): ColumnKind | undefined {
   if (type === String) return 'string';
   if (typeof type !== 'string') return undefined;
   const kind = KIND_BY_TYPE[type.toLowerCase()];
-  if (kind === 'integer' && type.toLowerCase() === 'tinyint' && column.width === 1) return 'boolean';
+  // `tinyint(1)` is MySQL's boolean; TypeORM 1 has no display width (`width`), where a boolean is declared as one.
+  const width = (column as { readonly width?: number }).width;
+  if (kind === 'integer' && type.toLowerCase() === 'tinyint' && width === 1) return 'boolean';
   return kind;
 }
