@@ -9,10 +9,17 @@ import {
   GraphQLSkipDirective,
   Kind,
   type FragmentDefinitionNode,
+  type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { EntityPlan } from './entity-plan';
+
+/**
+ * The request's variable values as graphql-js hands them to a resolver and takes them back in `getDirectiveValues`:
+ * a plain record on graphql 16, `{ sources, coerced }` on 17. Svc only passes them through.
+ */
+type VariableValues = GraphQLResolveInfo['variableValues'];
 
 /** The selection sets of one field under every alias, merged by field name. */
 export type FieldSelections = Map<string, SelectionSetNode[]>;
@@ -25,7 +32,7 @@ export type FieldSelections = Map<string, SelectionSetNode[]>;
 export function collectFields(
   sets: readonly SelectionSetNode[],
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-  variables: Readonly<Record<string, unknown>>,
+  variables: VariableValues,
   out: FieldSelections = new Map(),
   seen: Set<string> = new Set(),
 ): FieldSelections {
@@ -51,7 +58,7 @@ export function collectFields(
 }
 
 /** What graphql-js's execution decides for the selection's `@skip(if:)` and `@include(if:)`. */
-function selected(selection: SelectionNode, variables: Readonly<Record<string, unknown>>): boolean {
+function selected(selection: SelectionNode, variables: VariableValues): boolean {
   if (!selection.directives?.length) return true;
   if (getDirectiveValues(GraphQLSkipDirective, selection, variables)?.['if'] === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, selection, variables)?.['if'] !== false;
@@ -63,7 +70,7 @@ export interface ShapeArgs {
   readonly sets: readonly SelectionSetNode[];
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** The request's variable values, which `@skip` and `@include` read. */
-  readonly variables: Readonly<Record<string, unknown>>;
+  readonly variables: VariableValues;
   /** The fields the read itself serves (`findMany`'s items, or `findOne`'s row). */
   readonly served: ReadonlySet<string>;
   readonly plans: ReadonlyMap<string, EntityPlan>;

@@ -8,7 +8,8 @@ import {
   GraphQLInputObjectType,
   GraphQLNonNull,
   type GraphQLInputFieldConfig,
-  type GraphQLInputType,
+  type GraphQLEnumType,
+  type GraphQLScalarType,
 } from 'graphql';
 import type { ColumnKind, WriteFieldDescription, WriteSlotDescription } from '@svc/core';
 import type { EntityPlan } from './entity-plan';
@@ -64,7 +65,11 @@ export function buildWriteInput(plan: EntityPlan, slot: WriteSlot, types: Schema
   return { type, toBody: (value) => toBody(value, byName) };
 }
 
-function inputTypeOf(plan: EntityPlan, field: WriteFieldDescription, types: SchemaTypes): GraphQLInputType {
+function inputTypeOf(
+  plan: EntityPlan,
+  field: WriteFieldDescription,
+  types: SchemaTypes,
+): GraphQLScalarType | GraphQLEnumType | GraphQLInputObjectType {
   if (field.kind !== 'reference' || !field.target)
     return types.leaf({
       entity: plan.typeName,
