@@ -8,14 +8,14 @@
  * run them on the GraphQL or MCP route itself.
  */
 import { ForbiddenException, type CanActivate, type Type } from '@nestjs/common';
-import { GUARDS_METADATA } from '@nestjs/common/constants';
 import type { ModuleRef } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { ConfigurationException, type OperationGate, type SvcRoute, type SvcService } from '@svc/core';
 import { toSvc } from './problem-details.filter';
 import type { SvcRegistry } from './svc-registry';
 import { routeMethodName } from './route-method-name';
+import { GuardExecutionContext } from './guard-execution-context';
+import { GUARDS_METADATA } from './nest-metadata-keys';
 
 interface GuardedRoute {
   readonly controller: Function;
@@ -87,11 +87,7 @@ function routeGuardsOf(
 
 /** Runs a route's guards in order with the request and reply; a refusal (or a guard's own exception) as Svc's error. */
 async function runGuards(route: GuardedRoute, request: object | undefined, response: unknown): Promise<void> {
-  const execution = new ExecutionContextHost(
-    [request, response],
-    route.controller as Type,
-    route.handler as (...args: unknown[]) => unknown,
-  );
+  const execution = new GuardExecutionContext([request, response], route.controller as Type, route.handler);
   try {
     for (const guard of route.guards) {
       const answer = guard.canActivate(execution);

@@ -1,0 +1,11 @@
+/**
+ * The metadata keys Nest's decorators write and Svc reads back. Nest 12 exports its constants only from
+ * `@nestjs/common/internal`, which is not public API, so Svc names the keys itself; they are the same on Nest 11 and
+ * 12, and `nest-metadata-keys.test.ts` holds them to the installed Nest's own constants.
+ */
+
+/** Where `@Controller(path)` keeps the controller's path (or paths). */
+export const CONTROLLER_PATH_METADATA = 'path';
+
+/** Where `@UseGuards(...)` keeps a class's or a handler's guards. */
+export const GUARDS_METADATA = '__guards__';
