@@ -81,8 +81,9 @@ const RULES: readonly PackageRule[] = [
   },
   {
     folder: 'typeorm',
-    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm'),
-    allowed: "only its own files, '@svc/core' and 'typeorm'",
+    // node:fs reads the installed TypeORM's package.json for the platform gate (TypeORM runs on Node only).
+    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm') || specifier === 'node:fs',
+    allowed: "only its own files, '@svc/core', 'typeorm' and node:fs",
   },
   {
     folder: 'nestjs',

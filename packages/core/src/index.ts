@@ -156,4 +156,5 @@ export type {
   WriteFieldDescription,
   WriteSlotDescription,
 } from './service/entity-description';
-export { requireSupportedVersion } from './errors/supported-versions';
+export { readInstalledVersion, requireSupportedPlatform, satisfiesRange } from './errors/supported-versions';
+export type { InstalledVersion, PackageLookup, PlatformPackage } from './errors/supported-versions';

@@ -1,12 +1,11 @@
 /** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { SseTransport } from '@svc/sse';
-import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import {
   ConfigurationException,
   createSvc,
-  requireSupportedVersion,
+  requireSupportedPlatform,
   SvcException,
   type OperationHandler,
   type SvcEngine,
@@ -20,17 +19,8 @@ import { SVC_OPTIONS } from './svc.constants';
 import { applyOpenApi } from './openapi/apply-openapi';
 import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
 import { holdSvcReplies, JSON_BODY_LIMIT_BYTES } from './http-exchange';
-
-/** The version of an installed package, read from its package.json; undefined when it cannot be read. */
-function installedVersion(name: string): string | undefined {
-  try {
-    // Read at boot, once: a static import of package.json would put the file into the emitted types.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require(`${name}/package.json`) as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
-}
+import { nestPlatform } from './nest-platform';
+import { CONTROLLER_PATH_METADATA } from './nest-metadata-keys';
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
@@ -65,12 +55,8 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    requireSupportedVersion({
-      name: '@nestjs/core',
-      version: installedVersion('@nestjs/core'),
-      supported: ['11'],
-      range: '^11',
-    });
+    // One error for every unsupported package, Nest's and the infrastructure's (its ORM) together.
+    requireSupportedPlatform([...nestPlatform(), ...(this.options.infrastructure?.platform ?? [])]);
     const instance = createSvc({ classSchemas: classValidatorSchemas(), ...svcOptionsOf(this.options) });
     this.svc = instance;
     await this.options.infrastructure?.bind?.({
@@ -201,7 +187,7 @@ function sseTransportOf(transports: readonly unknown[] | undefined): SseTranspor
 
 /** The paths of a controller's `@Controller(...)`, without leading or trailing slashes: '' when it names none. */
 function controllerPaths(controller: Function): string[] {
-  const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
+  const paths = Reflect.getMetadata(CONTROLLER_PATH_METADATA, controller) as string | string[] | undefined;
   return (Array.isArray(paths) ? paths : [paths ?? '']).map((path) => path.replace(/^\/+|\/+$/g, ''));
 }
 

@@ -1,19 +1,9 @@
 /** `typeorm()`: the SvcInfrastructure that hands out one TypeOrmRepositoryAdapter per entity class. */
-import type { InfrastructureResolver, RepositoryAdapter, SvcInfrastructure } from '@svc/core';
-import { ConfigurationException, requireSupportedVersion } from '@svc/core';
-
-/** The installed TypeORM version, read from its package.json. */
-function installedTypeOrm(): string | undefined {
-  try {
-    // Read at boot, once: a static import of package.json would put the file into the emitted types.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('typeorm/package.json') as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
-}
+import type { InfrastructureResolver, PlatformPackage, RepositoryAdapter, SvcInfrastructure } from '@svc/core';
+import { ConfigurationException } from '@svc/core';
 import { DataSource, InstanceChecker } from 'typeorm';
 import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
+import { typeormPlatform } from './typeorm-platform';
 
 export interface TypeOrmInfrastructureOptions {
   /**
@@ -26,15 +16,16 @@ export interface TypeOrmInfrastructureOptions {
 
 export interface TypeOrmInfrastructure extends SvcInfrastructure {
   readonly name: 'typeorm';
+  readonly platform: readonly PlatformPackage[];
 }
 
 /** Svc persistence through TypeORM: `typeorm()` in Nest with @nestjs/typeorm, `typeorm({ dataSource })` elsewhere. */
 export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfrastructure {
-  requireSupportedVersion({ name: 'typeorm', version: installedTypeOrm(), supported: ['0.3'], range: '^0.3.27' });
   let dataSource = options.dataSource;
   const adapters = new Map<Function, TypeOrmRepositoryAdapter>();
   return {
     name: 'typeorm',
+    platform: [typeormPlatform()],
     bind(resolver: InfrastructureResolver): void {
       if (dataSource) return;
       dataSource = resolveDataSource(resolver);

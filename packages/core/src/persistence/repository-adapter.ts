@@ -1,4 +1,5 @@
 /** The port every persistence adapter implements; core never talks to a database any other way. */
+import type { PlatformPackage } from '../errors/supported-versions';
 import type { FilterNode, RowView, SortKey } from './query-ast';
 import type { EntityKey, EntityMetadata } from './entity-metadata';
 
@@ -139,6 +140,12 @@ export interface UpdateRelationArgs {
 /** What `SvcOptions.infrastructure` is: it hands out one adapter per entity class. */
 export interface SvcInfrastructure {
   readonly name: string;
+  /**
+   * The packages the infrastructure runs against, as installed, with the versions it supports (its ORM, for one).
+   * `createSvc` refuses to start when one is outside its range or unreadable, naming them all in one error.
+   * @default []
+   */
+  readonly platform?: readonly PlatformPackage[];
   /**
    * Called once by a framework binding before the first adapter is created, with a way to look up framework
    * providers (for example the TypeORM DataSource registered by @nestjs/typeorm).

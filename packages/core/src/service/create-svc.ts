@@ -10,6 +10,7 @@ import type { GlobalSettings } from '../config/svc-settings';
 import { validateGlobalOperationsMap, validateSettings, isPlainObject } from '../config/validate-settings';
 import { suggestion } from '../config/did-you-mean';
 import { ConfigurationException } from '../errors/configuration-exception';
+import { requireSupportedPlatform } from '../errors/supported-versions';
 import type { RepositoryAdapter, SvcInfrastructure } from '../persistence/repository-adapter';
 import { SvcEngine } from './svc-engine';
 import { SvcService } from './svc-service';
@@ -113,6 +114,7 @@ export class SvcInstance {
     config: EntityConfig = {},
     runtime: CrudRuntime = {},
   ): SvcService<T> {
+    if (runtime.infrastructure) requireSupportedPlatform(runtime.infrastructure.platform ?? []);
     const adapter = runtime.adapter ?? (runtime.infrastructure ?? this.options.infrastructure)?.createAdapter(target);
     if (!adapter) {
       throw new ConfigurationException({
@@ -198,6 +200,7 @@ export function createSvc(options: SvcOptions = {}): SvcInstance {
     if (!OPTION_KEYS.includes(key))
       throw new ConfigurationException({ path: key, message: `is not a known option.${suggestion(key, OPTION_KEYS)}` });
   }
+  requireSupportedPlatform((options as SvcOptions).infrastructure?.platform ?? []);
   validateSettings(options as Record<string, unknown>, { scope: 'global' });
   validateGlobalOperationsMap(options.operations, { scope: 'global' });
   if (options.policy !== undefined && typeof options.policy !== 'function') {

@@ -1,25 +1,136 @@
-import { ConfigurationException, requireSupportedVersion } from '../../src';
+import {
+  ConfigurationException,
+  readInstalledVersion,
+  requireSupportedPlatform,
+  satisfiesRange,
+  type PackageLookup,
+  type PlatformPackage,
+} from '../../src';
 
-describe('requireSupportedVersion', () => {
-  const check = (version: string | undefined) => () =>
-    requireSupportedVersion({ name: '@nestjs/core', version, supported: ['11'], range: '^11' });
+/** A lookup over an in-memory file tree laid out as node_modules folders (the bindings pass Node's own). */
+function lookupOver(files: Record<string, string>, entries: Record<string, string> = {}): PackageLookup {
+  return {
+    paths: () => ['/app/node_modules', '/node_modules'],
+    resolve: (name) => {
+      const entry = entries[name];
+      if (entry === undefined) throw new Error(`Cannot find module '${name}'`);
+      return entry;
+    },
+    readFile: (path) => files[path],
+  };
+}
 
-  it('accepts a supported major and an unknown version', () => {
-    expect(check('11.1.6')).not.toThrow();
-    expect(check(undefined)).not.toThrow();
+const pkg = (name: string, range: string, version: string): PlatformPackage => ({
+  name,
+  range,
+  installed: { version },
+});
+
+describe('satisfiesRange', () => {
+  it.each([
+    ['11.1.6', '^11 || ^12'],
+    ['12.0.0', '^11 || ^12'],
+    ['12.5.1', '^11 || ^12'],
+    ['0.3.27', '^0.3.27 || ^1'],
+    ['0.3.31', '^0.3.27 || ^1'],
+    ['1.1.1', '^0.3.27 || ^1'],
+    ['12.0.0-rc.1', '^12'],
+    ['0.15.1', '^0.14 || ^0.15'],
+  ])('accepts %s in %s', (version, range) => {
+    expect(satisfiesRange(version, range)).toBe(true);
   });
 
-  it('refuses another major at bootstrap, naming the installed and the supported versions', () => {
-    expect(check('12.0.0')).toThrow(ConfigurationException);
-    expect(check('12.0.0')).toThrow(/12\.0\.0 is installed; this version of Svc supports @nestjs\/core \^11/);
-    expect(check('1.0.0')).toThrow(ConfigurationException);
+  it.each([
+    ['10.4.15', '^11 || ^12'],
+    ['13.0.0', '^11 || ^12'],
+    ['0.3.26', '^0.3.27 || ^1'],
+    ['0.30.0', '^0.3.27 || ^1'],
+    ['0.4.0', '^0.3.27 || ^1'],
+    ['2.0.0', '^0.3.27 || ^1'],
+    ['not-a-version', '^11'],
+  ])('refuses %s for %s', (version, range) => {
+    expect(satisfiesRange(version, range)).toBe(false);
+  });
+});
+
+describe('readInstalledVersion', () => {
+  it("reads the manifest in the nearest node_modules folder, whatever the package's exports hide", () => {
+    const files = {
+      '/app/node_modules/typeorm/package.json': JSON.stringify({
+        name: 'typeorm',
+        version: '1.1.1',
+        exports: { '.': './index.js' },
+      }),
+      '/node_modules/typeorm/package.json': JSON.stringify({ name: 'typeorm', version: '0.2.45' }),
+    };
+    expect(readInstalledVersion('typeorm', lookupOver(files))).toEqual({ version: '1.1.1' });
   });
 
-  it('matches whole version parts, so 0.3 does not accept 0.30', () => {
-    const typeorm = (version: string) => () =>
-      requireSupportedVersion({ name: 'typeorm', version, supported: ['0.3'], range: '^0.3.27' });
-    expect(typeorm('0.3.31')).not.toThrow();
-    expect(typeorm('0.30.0')).toThrow(/typeorm \^0\.3\.27/);
-    expect(typeorm('1.0.0')).toThrow(/Install typeorm@"\^0\.3\.27"/);
+  it('walks up from the resolved entry when no node_modules folder holds the package', () => {
+    const files = { '/store/nest-core/package.json': JSON.stringify({ name: '@nestjs/core', version: '12.5.1' }) };
+    const lookup = lookupOver(files, { '@nestjs/core': '/store/nest-core/dist/index.js' });
+    expect(readInstalledVersion('@nestjs/core', lookup)).toEqual({ version: '12.5.1' });
+  });
+
+  it('says why when the package is missing, names no version, or the manifest found is another package', () => {
+    expect(readInstalledVersion('typeorm', lookupOver({}))).toEqual({ unreadable: 'it is not installed' });
+    const versionless = { '/app/node_modules/typeorm/package.json': JSON.stringify({ name: 'typeorm' }) };
+    expect(readInstalledVersion('typeorm', lookupOver(versionless))).toEqual({
+      unreadable: 'its package.json names no version',
+    });
+    const other = { '/lib/package.json': JSON.stringify({ name: 'bundle', version: '1.0.0' }) };
+    expect(readInstalledVersion('typeorm', lookupOver(other, { typeorm: '/lib/typeorm.js' }))).toEqual({
+      unreadable: 'no package.json naming typeorm was found above /lib/typeorm.js',
+    });
+  });
+});
+
+describe('requireSupportedPlatform', () => {
+  const refusal = (packages: PlatformPackage[]): ConfigurationException => {
+    try {
+      requireSupportedPlatform(packages);
+    } catch (error) {
+      return error as ConfigurationException;
+    }
+    throw new Error('requireSupportedPlatform accepted the packages');
+  };
+
+  it('accepts supported versions', () => {
+    expect(() =>
+      requireSupportedPlatform([
+        pkg('@nestjs/core', '^11 || ^12', '12.5.1'),
+        pkg('typeorm', '^0.3.27 || ^1', '0.3.27'),
+      ]),
+    ).not.toThrow();
+  });
+
+  it('names every unsupported package in one error, with its version, the range and one install command', () => {
+    const error = refusal([
+      pkg('@nestjs/common', '^11 || ^12', '10.4.15'),
+      pkg('@nestjs/core', '^11 || ^12', '10.4.15'),
+      pkg('typeorm', '^0.3.27 || ^1', '0.2.45'),
+    ]);
+    expect(error).toBeInstanceOf(ConfigurationException);
+    expect(error.code).toBe('SVC_CONFIG_INVALID');
+    expect(error.message).toContain('these 3 packages');
+    expect(error.message).toContain('@nestjs/common: 10.4.15 is installed; Svc supports ^11 || ^12.');
+    expect(error.message).toContain('@nestjs/core: 10.4.15 is installed; Svc supports ^11 || ^12.');
+    expect(error.message).toContain('typeorm: 0.2.45 is installed; Svc supports ^0.3.27 || ^1.');
+    expect(error.message).toContain('npm install @nestjs/common@^12 @nestjs/core@^12 typeorm@^1');
+    expect(error.message).toContain('pnpm add @nestjs/common@^12 @nestjs/core@^12 typeorm@^1');
+  });
+
+  it('fails closed on a version it cannot read, saying so', () => {
+    const error = refusal([
+      { name: 'typeorm', range: '^0.3.27 || ^1', installed: { unreadable: 'it is not installed' } },
+    ]);
+    expect(error.message).toContain('typeorm: its version cannot be read: it is not installed; Svc supports');
+    expect(error.message).toContain('npm install typeorm@^1');
+  });
+
+  it('checks a package listed twice once', () => {
+    const error = refusal([pkg('typeorm', '^1', '0.2.0'), pkg('typeorm', '^1', '0.2.0')]);
+    expect(error.message).toContain('this package');
+    expect(error.message.match(/typeorm: /g)).toHaveLength(1);
   });
 });

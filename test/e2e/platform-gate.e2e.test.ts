@@ -1,0 +1,132 @@
+/**
+ * The platform gate at boot: the installed Nest and TypeORM are read from their own manifests and checked against the
+ * ranges Svc supports; an unsupported or unreadable package stops the app with one error naming them all.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { readInstalledVersion, requireSupportedPlatform, type PackageLookup } from '@svc/core';
+import { typeorm } from '@svc/typeorm';
+import { GUARDS_METADATA as NEST_GUARDS, PATH_METADATA as NEST_PATH } from '@nestjs/common/constants';
+import { CONTROLLER_PATH_METADATA, GUARDS_METADATA } from '../../packages/nestjs/src/nest-metadata-keys';
+import { nestPlatform, NEST_RANGE } from '../../packages/nestjs/src/nest-platform';
+import { typeormPlatform, TYPEORM_RANGE } from '../../packages/typeorm/src/typeorm-platform';
+import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
+import { bootstrapFailure, createTestApp, svcController } from '../support/create-test-app';
+
+/** The version in the manifest beside the file a package resolves to: found another way than the gate finds it. */
+function resolvedVersion(name: string): string {
+  let folder = dirname(realpathSync(require.resolve(name)));
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+        name?: string;
+        version: string;
+      };
+      if (manifest.name === name) return manifest.version;
+    } catch {
+      // no manifest here: go up
+    }
+    folder = dirname(folder);
+  }
+}
+
+/** A node_modules folder on disk holding the given packages at the given versions, and Node's lookup into it. */
+function installedIn(root: string, versions: Record<string, string | null>): PackageLookup {
+  for (const [name, version] of Object.entries(versions)) {
+    const folder = join(root, 'node_modules', name);
+    mkdirSync(folder, { recursive: true });
+    const manifest = version === null ? { name } : { name, version, exports: { '.': './index.js' } };
+    writeFileSync(join(folder, 'package.json'), JSON.stringify(manifest));
+  }
+  return {
+    paths: () => [join(root, 'node_modules')],
+    resolve: (name) => {
+      throw new Error(`Cannot find module '${name}'`);
+    },
+    readFile: (path) => readFileSync(path, 'utf8'),
+  };
+}
+
+describe('the platform gate', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'svc-platform-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  describe('on the installed packages', () => {
+    it('reads the versions Node resolves, though TypeORM exports no package.json', () => {
+      expect(() => require.resolve('typeorm/package.json')).toThrow();
+      expect(typeormPlatform().installed).toEqual({ version: resolvedVersion('typeorm') });
+      expect(nestPlatform().map((pkg) => pkg.installed)).toEqual([
+        { version: resolvedVersion('@nestjs/common') },
+        { version: resolvedVersion('@nestjs/core') },
+      ]);
+    });
+
+    it('accepts them, and the ranges name both lines', () => {
+      expect(() => requireSupportedPlatform([...nestPlatform(), typeormPlatform()])).not.toThrow();
+      expect(NEST_RANGE).toBe('^11 || ^12');
+      expect(TYPEORM_RANGE).toBe('^0.3.27 || ^1');
+    });
+
+    it("names Nest's metadata keys as the installed Nest does (Svc imports no Nest internals)", () => {
+      expect(GUARDS_METADATA).toBe(NEST_GUARDS);
+      expect(CONTROLLER_PATH_METADATA).toBe(NEST_PATH);
+    });
+
+    it('boots an app on them', async () => {
+      const app = await createTestApp({
+        db: { name: 'sqlite' },
+        suite: 'platform_gate',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [svcController('books', Book)],
+      });
+      await app.close();
+    });
+  });
+
+  describe('when a package is unsupported or unreadable', () => {
+    it('refuses an unsupported Nest, naming both packages, the range and the command', () => {
+      const lookup = installedIn(root, { '@nestjs/common': '10.4.15', '@nestjs/core': '10.4.15' });
+      expect(() => requireSupportedPlatform(nestPlatform(lookup))).toThrow(
+        /@nestjs\/common: 10\.4\.15 is installed; Svc supports \^11 \|\| \^12\. @nestjs\/core: 10\.4\.15 is installed.*npm install @nestjs\/common@\^12 @nestjs\/core@\^12/,
+      );
+    });
+
+    it('refuses Nest and TypeORM together in one error', () => {
+      const lookup = installedIn(root, { '@nestjs/common': '13.0.0', '@nestjs/core': '13.0.0', typeorm: '0.2.45' });
+      expect(() => requireSupportedPlatform([...nestPlatform(lookup), typeormPlatform(lookup)])).toThrow(
+        /these 3 packages.*@nestjs\/core: 13\.0\.0 is installed.*typeorm: 0\.2\.45 is installed; Svc supports \^0\.3\.27 \|\| \^1\..*npm install @nestjs\/common@\^12 @nestjs\/core@\^12 typeorm@\^1/,
+      );
+    });
+
+    it('stops the app at boot on an unsupported TypeORM', async () => {
+      const lookup = installedIn(root, { typeorm: '0.2.45' });
+      const error = await bootstrapFailure({
+        db: { name: 'sqlite' },
+        suite: 'platform_gate',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [svcController('books', Book)],
+        svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(lookup)] } },
+      });
+      expect(error.code).toBe('SVC_CONFIG_INVALID');
+      expect(error.message).toContain('typeorm: 0.2.45 is installed; Svc supports ^0.3.27 || ^1.');
+      expect(error.message).not.toContain('@nestjs');
+    });
+
+    it('stops the app at boot when a version cannot be read', async () => {
+      const lookup = installedIn(root, { typeorm: null });
+      expect(readInstalledVersion('typeorm', lookup)).toEqual({ unreadable: 'its package.json names no version' });
+      const error = await bootstrapFailure({
+        db: { name: 'sqlite' },
+        suite: 'platform_gate',
+        entities: BOOKSTORE_ENTITIES,
+        controllers: [svcController('books', Book)],
+        svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(installedIn(join(root, 'none'), {}))] } },
+      });
+      expect(error.message).toContain('typeorm: its version cannot be read: it is not installed');
+    });
+  });
+});
