@@ -1,16 +1,31 @@
 /**
  * Every package is publishable as it stands: its manifest says what a registry and a consumer need (entry points,
  * files, license, repository, engines, a prepack build, every package its code imports), and its README works off
- * GitHub. `.ci/pack-check.sh` proves the same by installing the packed tarballs into a fresh app.
+ * GitHub. `.ci/consumer-check.mjs` proves the same by installing them from a local registry into fresh apps.
  */
 import { builtinModules } from 'node:module';
 import { basename, join } from 'node:path';
-import { statSync } from 'node:fs';
 import { exists, filesUnder, fromRoot, packageDirs, readText, REPO_ROOT } from './repo-files';
 
 /** The repository every manifest and README points at. */
 const REPOSITORY_URL = 'git+https://github.com/svc-dev/svc.git';
 const DOCS_URL = 'https://github.com/svc-dev/svc/blob/main/';
+
+/**
+ * The newest platform line's overrides (`platforms/newest/pnpm-workspace.yaml`): each peer moved to its newest
+ * supported version, as `^X.Y.Z`.
+ */
+function newestLineOverrides(): Record<string, string> {
+  const yaml = readText(join(REPO_ROOT, 'platforms/newest/pnpm-workspace.yaml'));
+  const block = /^overrides:\n((?: {2}.*\n)+)/m.exec(yaml)?.[1] ?? '';
+  return Object.fromEntries([...block.matchAll(/^ {2}'?([^':]+)'?: (\S+)$/gm)].map((match) => [match[1]!, match[2]!]));
+}
+
+/** The line of a `^X.Y.Z` range as a caret on its leading non-zero part: `^12` of `^12.5.1`, `^0.15` of `^0.15.1`. */
+function lineOf(range: string): string {
+  const [major, minor] = range.replace(/^\^/, '').split('.');
+  return major === '0' ? `^0.${minor}` : `^${major}`;
+}
 
 interface Manifest {
   name: string;
@@ -170,11 +185,14 @@ describe('published packages', () => {
         for (const peer of Object.keys(manifest.peerDependenciesMeta ?? {})) expect(Object.keys(peers)).toContain(peer);
       });
 
-      it('asks for each peer in the range the workspace tests it with', () => {
+      it('asks for each peer in the ranges of both platform lines the workspace tests', () => {
+        const newest = newestLineOverrides();
         for (const [peer, range] of Object.entries(peers)) {
           // A sibling package is asked for at the workspace's own version.
           if (range.startsWith('workspace:')) continue;
-          expect(`${peer}@${range}`).toBe(`${peer}@${root.devDependencies?.[peer]}`);
+          const oldest = root.devDependencies?.[peer];
+          const expected = newest[peer] === undefined ? oldest : `${oldest} || ${lineOf(newest[peer])}`;
+          expect(`${peer}@${range}`).toBe(`${peer}@${expected}`);
         }
       });
 
@@ -203,21 +221,43 @@ describe('published packages', () => {
   }
 });
 
-describe('.ci/pack-check.sh', () => {
-  const path = join(REPO_ROOT, '.ci', 'pack-check.sh');
+describe('.ci/consumer-check.mjs', () => {
+  const path = join(REPO_ROOT, '.ci', 'consumer-check.mjs');
+  const script = readText(path);
 
-  it('is executable and stops at the first failing step', () => {
-    expect(statSync(path).mode & 0o111).not.toBe(0);
-    expect(readText(path)).toMatch(/^set -euo pipefail$/m);
+  it("installs the README's Quick start as printed, read from the README itself", () => {
+    expect(script).toContain("readFileSync(join(REPO_ROOT, 'README.md')");
+    expect(script).toContain('start.installs[app.install]');
+    expect(script).toContain('sh(start.registry');
   });
 
-  it('runs in .ci/run after the tests', () => {
+  it('runs in .ci/run after both platform lines are tested', () => {
     const lines = readText(join(REPO_ROOT, '.ci', 'run'))
       .split('\n')
       .map((line) => line.trim());
-    const test = lines.indexOf('pnpm test');
-    const check = lines.indexOf('.ci/pack-check.sh');
-    expect(test).toBeGreaterThanOrEqual(0);
-    expect(check).toBeGreaterThan(test);
+    const oldest = lines.indexOf('pnpm test');
+    const newest = lines.indexOf('NODE_OPTIONS=--experimental-vm-modules pnpm test');
+    const check = lines.indexOf('node .ci/consumer-check.mjs');
+    expect(oldest).toBeGreaterThanOrEqual(0);
+    expect(newest).toBeGreaterThan(oldest);
+    expect(check).toBeGreaterThan(newest);
+  });
+});
+
+describe("the README's Quick start", () => {
+  const readme = readText(join(REPO_ROOT, 'README.md'));
+  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Routes'));
+
+  it('names the file of every source block, so the consumer check can write it', () => {
+    const blocks = [...section.matchAll(/```ts\n([^\n]*)/g)].map((match) => match[1]);
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const first of blocks) expect(first).toMatch(/^\/\/ src\/[\w.-]+\.ts$/);
+  });
+
+  it('installs with pnpm, with npm (better-sqlite3 13 under an override) and on the oldest line', () => {
+    expect(section).toContain('pnpm add @svc/core @svc/nestjs @svc/typeorm');
+    expect(section).toContain("npm pkg set 'overrides.typeorm.better-sqlite3=$better-sqlite3'");
+    expect(section).toMatch(/npm install @svc\/core[^`]*better-sqlite3@13/);
+    expect(section).toMatch(/@nestjs\/common@11[^`]*typeorm@0\.3 better-sqlite3@12/);
   });
 });
