@@ -18,6 +18,13 @@ export default tseslint.config(
     },
   },
   {
+    // The repository's Node scripts (the local registry, CI's consumer check) run on Node itself, untranspiled.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -94,14 +94,15 @@ const RULES: readonly PackageRule[] = [
       specifier === '@svc/sse' ||
       // The GraphQL endpoint names graphql's types (its peer, optional like @svc/graphql); nothing loads it at run time.
       (specifier === 'graphql' && typeOnly) ||
-      specifier.startsWith('@nestjs/') ||
+      // A Nest package's root only: its subpaths are internals (Nest 12 exports them from '<package>/internal').
+      /^@nestjs\/[\w-]+$/.test(specifier) ||
       isPackage(specifier, 'rxjs') ||
       specifier === 'reflect-metadata' ||
       specifier === 'class-validator' ||
       specifier === 'class-transformer' ||
       specifier.startsWith('node:'),
     allowed:
-      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', '@nestjs/*', 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
+      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', the root of each '@nestjs/*' package (no subpath: those are Nest's internals), 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
   },
   {
     folder: 'graphql',

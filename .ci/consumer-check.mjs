@@ -1,0 +1,257 @@
+// The packages as a new user gets them. Publishes every @svc package to a real npm registry on 127.0.0.1
+// (scripts/local-registry.mjs), then, in fresh apps outside the workspace, runs the README's Quick start as printed:
+// its .npmrc line and its install line (pnpm or npm; unpinned, so peers resolve to what the registry serves today),
+// writes its source files, builds them with tsc and calls the app as its curl lines do. Each app also imports every
+// @svc package (with the optional surfaces' peers added as their guides say) and checks that Svc shares the app's own
+// @nestjs/* and typeorm. Apps: CommonJS on Node 24 with pnpm and with npm, an ECMAScript-module app on Node 22, and
+// the oldest line on the machine's Node 20.
+//
+//   node .ci/consumer-check.mjs          (after pnpm install; builds the packages itself)
+//   SVC_CONSUMER_KEEP=1 keeps the app folders; SVC_CONSUMER_APPS=esm-node22,... runs only those.
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, run, startLocalRegistry, workspacePackages } from '../scripts/local-registry.mjs';
+
+/** The packages an app adds beyond the Quick start to load every @svc package, as the guides install them. */
+const SURFACE_PEERS = ['graphql', 'graphql-http', '@modelcontextprotocol/server', 'ioredis'];
+/** The versions reported for each app. */
+const REPORTED = [
+  '@svc/nestjs',
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/typeorm',
+  'typeorm',
+  'better-sqlite3',
+  'class-validator',
+  'graphql',
+  'ioredis',
+  '@modelcontextprotocol/server',
+];
+
+const APPS = [
+  { name: 'cjs-node24-pnpm', node: '24', install: 'pnpm', esm: false },
+  { name: 'cjs-node24-npm', node: '24', install: 'npm', esm: false },
+  { name: 'esm-node22-pnpm', node: '22', install: 'pnpm', esm: true },
+  { name: 'oldest-node20-pnpm', node: 'system', install: 'oldest', esm: false },
+];
+
+/** The README's Quick start: its shell blocks and its source files (each opens with a `// src/<file>` line). */
+function quickStart() {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Quick start'),
+    readme.indexOf('\n## ', readme.indexOf('## Quick start') + 3),
+  );
+  const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, body]) => ({ lang, body }));
+  const shell = blocks.filter((block) => block.lang === 'sh').map((block) => block.body);
+  const find = (what, test) => {
+    const found = shell.find(test);
+    if (!found) throw new Error(`the README's Quick start has no ${what} block`);
+    return found;
+  };
+  const files = blocks
+    .filter((block) => block.lang === 'ts')
+    .map((block) => {
+      const path = /^\/\/ (src\/\S+\.ts)\n/.exec(block.body)?.[1];
+      if (!path) throw new Error(`a Quick start TypeScript block does not open with its file name:\n${block.body}`);
+      return { path, text: block.body };
+    });
+  return {
+    registry: find('.npmrc', (body) => body.includes('@svc:registry=')),
+    installs: {
+      pnpm: find('pnpm install', (body) => body.startsWith('pnpm add') && !body.includes('@nestjs/common@11')),
+      npm: find('npm install', (body) => body.includes('npm install @svc/core')),
+      oldest: find('oldest-line install', (body) => body.includes('@nestjs/common@11')),
+    },
+    files,
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment that runs everything of one app on its Node. */
+function envFor(app) {
+  if (app.node === 'system') return { ...process.env };
+  const bin = execFileSync(join(REPO_ROOT, '.ci', 'install-node'), [app.node], { encoding: 'utf8' }).trim();
+  return { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+}
+
+function sh(script, cwd, env) {
+  console.log(`$ ${script.trim().split('\n').join('\n  ')}`);
+  run('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, timeout: 10 * 60_000 });
+}
+
+/** What an app checks beside the Quick start: every @svc package loads, on the app's own Nest and TypeORM. */
+function platformCheck(esm) {
+  const packages = workspacePackages().map((name) => `@svc/${name}`);
+  const shared = { '@svc/nestjs': ['@nestjs/common', '@nestjs/core'], '@svc/typeorm': ['typeorm'] };
+  const body = `
+const packages = ${JSON.stringify(packages)};
+const shared = ${JSON.stringify(shared)};
+const appRequire = createRequire(${esm ? 'import.meta.url' : '__filename'});
+for (const name of packages) {
+  const loaded = ${esm ? 'await import(name)' : 'require(name)'};
+  if (Object.keys(loaded).length < 2) throw new Error(name + ' loaded without its exports');
+}
+for (const [svc, peers] of Object.entries(shared)) {
+  const svcRequire = createRequire(realpathSync(appRequire.resolve(svc)));
+  for (const peer of peers) {
+    const mine = realpathSync(appRequire.resolve(peer));
+    const theirs = realpathSync(svcRequire.resolve(peer));
+    if (mine !== theirs) throw new Error(svc + ' loads ' + peer + ' from ' + theirs + ', the app from ' + mine);
+  }
+}
+console.log('platform check: ' + packages.length + ' packages imported; Svc shares the app\\'s @nestjs/common, @nestjs/core and typeorm');
+`;
+  return esm
+    ? `import { createRequire } from 'node:module';\nimport { realpathSync } from 'node:fs';\n${body}`
+    : `import { createRequire } from 'node:module';\nimport { realpathSync } from 'node:fs';\n${body}\nexport {};\n`;
+}
+
+async function waitForApp(url, child, deadline) {
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`the app did not listen at ${url} in time`);
+}
+
+/** Starts the built app and asks it what the README's curl lines ask. */
+async function callApp(dir, env) {
+  const port = await freePort();
+  const child = spawn('node', ['dist/main.js'], { cwd: dir, env: { ...env, PORT: String(port) }, stdio: 'inherit' });
+  const base = `http://127.0.0.1:${port}/books`;
+  try {
+    await waitForApp(base, child, Date.now() + 30_000);
+    const created = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Dune', pages: 412 }),
+    });
+    const book = await created.json();
+    if (created.status !== 201 || book.title !== 'Dune')
+      throw new Error(`POST /books answered ${created.status}: ${JSON.stringify(book)}`);
+    const listed = await fetch(`${base}?filter[pages][gte]=300&sort=-pages&limit=10`);
+    const list = await listed.json();
+    if (listed.status !== 200 || list.total < 1 || list.items?.[0]?.title !== 'Dune')
+      throw new Error(`GET /books answered ${listed.status}: ${JSON.stringify(list)}`);
+    return `POST /books 201, GET /books?filter[pages][gte]=300 200 with ${list.total} row(s)`;
+  } finally {
+    child.kill();
+  }
+}
+
+function versionsIn(dir, env) {
+  const node = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim();
+  const versions = REPORTED.map((name) => {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
+      return `${name} ${manifest.version}`;
+    } catch {
+      return `${name} -`;
+    }
+  });
+  return `node ${node.replace(/^v/, '')}, ${versions.join(', ')}`;
+}
+
+async function checkApp(app, start, root) {
+  const dir = join(root, app.name);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  const env = envFor(app);
+  const manifest = { name: `svc-consumer-${app.name}`, version: '0.0.0', private: true };
+  if (app.esm) manifest.type = 'module';
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The Quick start as printed: the registry line, then the install line.
+  sh(start.registry, dir, env);
+  sh(start.installs[app.install], dir, env);
+  // The optional surfaces' packages and the build tools, as an app adds them after the Quick start.
+  const surfaces = [...workspacePackages().map((name) => `@svc/${name}`), ...SURFACE_PEERS];
+  const oldest = app.install === 'oldest' ? ['graphql@16', 'ioredis@5'] : [];
+  const extra = [...surfaces.filter((name) => !oldest.some((pin) => pin.startsWith(`${name}@`))), ...oldest];
+  const tools = ['typescript@~5.9', `@types/node@${app.node === 'system' ? 20 : app.node}`];
+  if (app.install === 'npm') {
+    sh(
+      `npm install --no-audit --no-fund ${extra.join(' ')} && npm install -D --no-audit --no-fund ${tools.join(' ')}`,
+      dir,
+      env,
+    );
+  } else {
+    sh(`pnpm add ${extra.join(' ')} && pnpm add -D ${tools.join(' ')}`, dir, env);
+  }
+  for (const file of start.files) {
+    const text = app.esm ? file.text.replace(/from '(\.\/[^']+)'/g, "from '$1.js'") : file.text;
+    writeFileSync(join(dir, file.path), text);
+  }
+  writeFileSync(join(dir, 'src', 'platform-check.ts'), platformCheck(app.esm));
+  const compilerOptions = {
+    target: 'ES2022',
+    ...(app.esm
+      ? { module: 'nodenext', moduleResolution: 'nodenext' }
+      : { module: 'commonjs', moduleResolution: 'node10' }),
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    strict: true,
+    skipLibCheck: true,
+    esModuleInterop: true,
+    rootDir: 'src',
+    outDir: 'dist',
+    types: ['node'],
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, include: ['src'] }, null, 2)}\n`);
+  sh('node_modules/.bin/tsc -p .', dir, env);
+  sh('node dist/platform-check.js', dir, env);
+  const calls = await callApp(dir, env);
+  return { app: app.name, versions: versionsIn(dir, env), calls };
+}
+
+const started = Date.now();
+const only = process.env.SVC_CONSUMER_APPS?.split(',');
+const apps = only ? APPS.filter((app) => only.includes(app.name)) : APPS;
+const start = quickStart();
+const registry = await startLocalRegistry({ port: Number(process.env.SVC_REGISTRY_PORT ?? 4873) });
+const root = mkdtempSync(join(tmpdir(), 'svc-consumers-'));
+const results = [];
+let failed = false;
+try {
+  for (const app of apps) {
+    const began = Date.now();
+    console.log(`\n== consumer app ${app.name}`);
+    try {
+      const result = await checkApp(app, start, root);
+      results.push({ ...result, seconds: Math.round((Date.now() - began) / 1000) });
+    } catch (error) {
+      failed = true;
+      console.error(`consumer app ${app.name} FAILED: ${error.message ?? error}`);
+      results.push({ app: app.name, failed: String(error.message ?? error).split('\n')[0] });
+    }
+  }
+} finally {
+  registry.stop();
+  if (!failed && !process.env.SVC_CONSUMER_KEEP) rmSync(root, { recursive: true, force: true });
+  else console.log(`the apps are left in ${root}`);
+}
+console.log('\nconsumer-check summary');
+for (const result of results) {
+  if (result.failed) console.log(`- ${result.app}: FAILED (${result.failed})`);
+  else console.log(`- ${result.app} (${result.seconds} s): ${result.calls}\n    ${result.versions}`);
+}
+console.log(`consumer-check: ${failed ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s`);
+if (failed) process.exit(1);
