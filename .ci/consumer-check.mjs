@@ -17,6 +17,13 @@ import { REPO_ROOT, run, startLocalRegistry, workspacePackages } from '../script
 
 /** The packages an app adds beyond the Quick start to load every @svc package, as the guides install them. */
 const SURFACE_PEERS = ['graphql', 'graphql-http', '@modelcontextprotocol/server', 'ioredis'];
+/** The line the installing guide gives npm users of @svc/redis on TypeORM 1 (read from the guide, as printed). */
+const NPM_IOREDIS_OVERRIDE = (() => {
+  const guide = readFileSync(join(REPO_ROOT, 'docs', 'guide', 'installing.md'), 'utf8');
+  const line = guide.split('\n').find((text) => text.startsWith("npm pkg set 'overrides.typeorm.ioredis="));
+  if (!line) throw new Error('docs/guide/installing.md gives no npm override for ioredis');
+  return line;
+})();
 /** The versions reported for each app. */
 const REPORTED = [
   '@svc/nestjs',
@@ -188,6 +195,9 @@ async function checkApp(app, start, root) {
   const extra = [...surfaces.filter((name) => !oldest.some((pin) => pin.startsWith(`${name}@`))), ...oldest];
   const tools = ['typescript@~5.9', `@types/node@${app.node === 'system' ? 20 : app.node}`];
   if (app.install === 'npm') {
+    // TypeORM 1 declares ioredis ^5 as an optional peer, and npm refuses ioredis 6 beside it: the override the
+    // installing guide gives for @svc/redis with npm.
+    sh(NPM_IOREDIS_OVERRIDE, dir, env);
     sh(
       `npm install --no-audit --no-fund ${extra.join(' ')} && npm install -D --no-audit --no-fund ${tools.join(' ')}`,
       dir,
