@@ -39,11 +39,31 @@ const REPORTED = [
   '@modelcontextprotocol/server',
 ];
 
+/** The majors (the line) each app must have resolved: an unpinned install that lands elsewhere fails the check. */
+const NEWEST_LINE = {
+  '@nestjs/common': '12',
+  '@nestjs/core': '12',
+  typeorm: '1',
+  'better-sqlite3': '13',
+  'class-validator': '0.15',
+  graphql: '17',
+  ioredis: '6',
+};
+const OLDEST_LINE = {
+  '@nestjs/common': '11',
+  '@nestjs/core': '11',
+  typeorm: '0.3',
+  'better-sqlite3': '12',
+  'class-validator': '0.14',
+  graphql: '16',
+  ioredis: '5',
+};
+
 const APPS = [
-  { name: 'cjs-node24-pnpm', node: '24', install: 'pnpm', esm: false },
-  { name: 'cjs-node24-npm', node: '24', install: 'npm', esm: false },
-  { name: 'esm-node22-pnpm', node: '22', install: 'pnpm', esm: true },
-  { name: 'oldest-node20-pnpm', node: 'system', install: 'oldest', esm: false },
+  { name: 'cjs-node24-pnpm', node: '24', install: 'pnpm', esm: false, line: NEWEST_LINE },
+  { name: 'cjs-node24-npm', node: '24', install: 'npm', esm: false, line: NEWEST_LINE },
+  { name: 'esm-node22-pnpm', node: '22', install: 'pnpm', esm: true, line: NEWEST_LINE },
+  { name: 'oldest-node20-pnpm', node: 'system', install: 'oldest', esm: false, line: OLDEST_LINE },
 ];
 
 /** The README's Quick start: its shell blocks and its source files (each opens with a `// src/<file>` line). */
@@ -166,17 +186,27 @@ async function callApp(dir, env) {
   }
 }
 
-function versionsIn(dir, env) {
-  const node = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim();
-  const versions = REPORTED.map((name) => {
-    try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
-      return `${name} ${manifest.version}`;
-    } catch {
-      return `${name} -`;
-    }
-  });
-  return `node ${node.replace(/^v/, '')}, ${versions.join(', ')}`;
+/** The app's Node and the versions it resolved, checked against the app's Node and line; throws on a mismatch. */
+function versionsIn(app, dir, env) {
+  const node = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim().replace(/^v/, '');
+  const [major, minor] = node.split('.').map(Number);
+  const wanted = app.node === 'system' ? 20 : Number(app.node);
+  if (major !== wanted || (major === 20 && minor < 19)) throw new Error(`${app.name} ran on Node ${node}`);
+  const installed = Object.fromEntries(
+    REPORTED.map((name) => {
+      try {
+        return [name, JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version];
+      } catch {
+        return [name, '-'];
+      }
+    }),
+  );
+  for (const [name, line] of Object.entries(app.line)) {
+    const version = installed[name] ?? '-';
+    if (version !== line && !version.startsWith(`${line}.`))
+      throw new Error(`${app.name} resolved ${name} ${version}, outside its line (${line})`);
+  }
+  return `node ${node}, ${REPORTED.map((name) => `${name} ${installed[name]}`).join(', ')}`;
 }
 
 async function checkApp(app, start, root) {
@@ -229,14 +259,21 @@ async function checkApp(app, start, root) {
   sh('node_modules/.bin/tsc -p .', dir, env);
   sh('node dist/platform-check.js', dir, env);
   const calls = await callApp(dir, env);
-  return { app: app.name, versions: versionsIn(dir, env), calls };
+  return { app: app.name, versions: versionsIn(app, dir, env), calls };
 }
 
 const started = Date.now();
 const only = process.env.SVC_CONSUMER_APPS?.split(',');
 const apps = only ? APPS.filter((app) => only.includes(app.name)) : APPS;
 const start = quickStart();
-const registry = await startLocalRegistry({ port: Number(process.env.SVC_REGISTRY_PORT ?? 4873) });
+// The README's .npmrc line names port 4873, and it is run as printed.
+const registry = await startLocalRegistry({ port: 4873 });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    registry.stop();
+    process.exit(1);
+  });
+}
 const root = mkdtempSync(join(tmpdir(), 'svc-consumers-'));
 const results = [];
 let failed = false;

@@ -63,8 +63,14 @@ async function waitForRegistry(url, server, deadline) {
  * (built first), and answers `{ url, stop }`.
  */
 export async function startLocalRegistry({ port = 4873, build = true } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'svc-registry-'));
   const url = `http://127.0.0.1:${port}/`;
+  // A registry left running on the port (an earlier run killed hard) would answer in this one's place.
+  const earlier = await fetch(`${url}-/ping`).then(
+    () => true,
+    () => false,
+  );
+  if (earlier) throw new Error(`something already listens on ${url}: stop it (an earlier registry?) and run again`);
+  const home = mkdtempSync(join(tmpdir(), 'svc-registry-'));
   writeFileSync(
     join(home, 'config.yaml'),
     [

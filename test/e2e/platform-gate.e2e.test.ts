@@ -2,10 +2,11 @@
  * The platform gate at boot: the installed Nest and TypeORM are read from their own manifests and checked against the
  * ranges Svc supports; an unsupported or unreadable package stops the app with one error naming them all.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readInstalledVersion, requireSupportedPlatform, type PackageLookup } from '@svc/core';
+import { createRequire } from 'node:module';
+import { readInstalledVersion, requireSupportedPlatform, type PackageRequire } from '@svc/core';
 import { typeorm } from '@svc/typeorm';
 import { GUARDS_METADATA as NEST_GUARDS, PATH_METADATA as NEST_PATH } from '@nestjs/common/constants';
 import { CONTROLLER_PATH_METADATA, GUARDS_METADATA } from '../../packages/nestjs/src/nest-metadata-keys';
@@ -31,21 +32,22 @@ function resolvedVersion(name: string): string {
   }
 }
 
-/** A node_modules folder on disk holding the given packages at the given versions, and Node's lookup into it. */
-function installedIn(root: string, versions: Record<string, string | null>): PackageLookup {
+/** A node_modules folder on disk holding the given packages at the given versions, and Node's lookup above it. */
+function installedIn(root: string, versions: Record<string, string | null>): PackageRequire {
   for (const [name, version] of Object.entries(versions)) {
     const folder = join(root, 'node_modules', name);
     mkdirSync(folder, { recursive: true });
     const manifest = version === null ? { name } : { name, version, exports: { '.': './index.js' } };
     writeFileSync(join(folder, 'package.json'), JSON.stringify(manifest));
   }
-  return {
-    paths: () => [join(root, 'node_modules')],
-    resolve: (name) => {
-      throw new Error(`Cannot find module '${name}'`);
-    },
-    readFile: (path) => readFileSync(path, 'utf8'),
+  // Node's lookup from that folder; manifests are read from disk, since jest's own `require` maps an absolute
+  // `/node_modules/...` path to the project's node_modules, which Node never does.
+  const { resolve } = createRequire(join(root, 'app.js'));
+  const load = (path: string): unknown => {
+    if (!existsSync(path)) throw Object.assign(new Error(`Cannot find module '${path}'`), { code: 'MODULE_NOT_FOUND' });
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   };
+  return Object.assign(load, { resolve });
 }
 
 describe('the platform gate', () => {
@@ -65,10 +67,17 @@ describe('the platform gate', () => {
       ]);
     });
 
-    it('accepts them, and the ranges name both lines', () => {
+    it('accepts them, against the same ranges the packages ask for as peers', () => {
       expect(() => requireSupportedPlatform([...nestPlatform(), typeormPlatform()])).not.toThrow();
-      expect(NEST_RANGE).toBe('^11 || ^12');
-      expect(TYPEORM_RANGE).toBe('^0.3.27 || ^1');
+      const peers = (folder: string) =>
+        (
+          JSON.parse(readFileSync(join(__dirname, '../../packages', folder, 'package.json'), 'utf8')) as {
+            peerDependencies: Record<string, string>;
+          }
+        ).peerDependencies;
+      expect(NEST_RANGE).toBe(peers('nestjs')['@nestjs/core']);
+      expect(NEST_RANGE).toBe(peers('nestjs')['@nestjs/common']);
+      expect(TYPEORM_RANGE).toBe(peers('typeorm')['typeorm']);
     });
 
     it("names Nest's metadata keys as the installed Nest does (Svc imports no Nest internals)", () => {
@@ -91,7 +100,7 @@ describe('the platform gate', () => {
     it('refuses an unsupported Nest, naming both packages, the range and the command', () => {
       const lookup = installedIn(root, { '@nestjs/common': '10.4.15', '@nestjs/core': '10.4.15' });
       expect(() => requireSupportedPlatform(nestPlatform(lookup))).toThrow(
-        /@nestjs\/common: 10\.4\.15 is installed; Svc supports \^11 \|\| \^12\. @nestjs\/core: 10\.4\.15 is installed.*npm install @nestjs\/common@\^12 @nestjs\/core@\^12/,
+        /@nestjs\/common: 10\.4\.15 is installed; Svc supports \^11\.1\.0 \|\| \^12\. @nestjs\/core: 10\.4\.15 is installed.*npm install @nestjs\/common@\^12 @nestjs\/core@\^12/,
       );
     });
 
@@ -116,17 +125,23 @@ describe('the platform gate', () => {
       expect(error.message).not.toContain('@nestjs');
     });
 
-    it('stops the app at boot when a version cannot be read', async () => {
-      const lookup = installedIn(root, { typeorm: null });
-      expect(readInstalledVersion('typeorm', lookup)).toEqual({ unreadable: 'its package.json names no version' });
-      const error = await bootstrapFailure({
-        db: { name: 'sqlite' },
-        suite: 'platform_gate',
-        entities: BOOKSTORE_ENTITIES,
-        controllers: [svcController('books', Book)],
-        svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(installedIn(join(root, 'none'), {}))] } },
-      });
-      expect(error.message).toContain('typeorm: its version cannot be read: it is not installed');
+    it('stops the app at boot when a version cannot be read, saying why', async () => {
+      const versionless = installedIn(root, { typeorm: null });
+      expect(readInstalledVersion('typeorm', versionless)).toEqual({ unreadable: 'its package.json names no version' });
+      const nowhere = installedIn(mkdtempSync(join(tmpdir(), 'svc-platform-none-')), {});
+      for (const [load, reason] of [
+        [versionless, 'its package.json names no version'],
+        [nowhere, 'Node finds no installed copy of it from Svc'],
+      ] as const) {
+        const error = await bootstrapFailure({
+          db: { name: 'sqlite' },
+          suite: 'platform_gate',
+          entities: BOOKSTORE_ENTITIES,
+          controllers: [svcController('books', Book)],
+          svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(load)] } },
+        });
+        expect(error.message).toContain(`typeorm: its version cannot be read: ${reason}; Svc supports ^0.3.27 || ^1.`);
+      }
     });
   });
 });

@@ -81,9 +81,8 @@ const RULES: readonly PackageRule[] = [
   },
   {
     folder: 'typeorm',
-    // node:fs reads the installed TypeORM's package.json for the platform gate (TypeORM runs on Node only).
-    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm') || specifier === 'node:fs',
-    allowed: "only its own files, '@svc/core', 'typeorm' and node:fs",
+    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm'),
+    allowed: "only its own files, '@svc/core' and 'typeorm'",
   },
   {
     folder: 'nestjs',

@@ -157,4 +157,4 @@ export type {
   WriteSlotDescription,
 } from './service/entity-description';
 export { readInstalledVersion, requireSupportedPlatform, satisfiesRange } from './errors/supported-versions';
-export type { InstalledVersion, PackageLookup, PlatformPackage } from './errors/supported-versions';
+export type { InstalledVersion, PackageRequire, PlatformPackage } from './errors/supported-versions';

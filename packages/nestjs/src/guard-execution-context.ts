@@ -52,6 +52,10 @@ export class GuardExecutionContext implements ExecutionContext {
 
   switchToWs(): WsArgumentsHost {
     const [client, data] = this.args;
-    return { getClient: <T>() => client as T, getData: <T>() => data as T, getPattern: () => '' };
+    return {
+      getClient: <T>() => client as T,
+      getData: <T>() => data as T,
+      getPattern: () => this.args[this.args.length - 1] as string,
+    };
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The metadata keys Nest's decorators write and Svc reads back. Nest 12 exports its constants only from
- * `@nestjs/common/internal`, which is not public API, so Svc names the keys itself; they are the same on Nest 11 and
- * 12, and `nest-metadata-keys.test.ts` holds them to the installed Nest's own constants.
+ * The metadata keys Nest's decorators write and Svc reads back. Nest 12 lists its constants among its internals
+ * (`@nestjs/common/internal`), not its public API, so Svc names the keys itself; they are the same on Nest 11 and
+ * 12, and `test/e2e/platform-gate.e2e.test.ts` holds them to the installed Nest's own constants.
  */
 
 /** Where `@Controller(path)` keeps the controller's path (or paths). */

@@ -1,6 +1,6 @@
 /** `SvcModule.forRoot` / `forRootAsync`: the global options, the registry, `@InjectSvc` providers, the problem filter. */
 import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
-import { ConfigurationException } from '@svc/core';
+import { ConfigurationException, requireSupportedPlatform } from '@svc/core';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { SvcService } from '@svc/core';
 import type { SvcModuleOptions, SvcSurfaceSwitches } from './svc-module-options';
@@ -9,6 +9,7 @@ import { ProblemDetailsFilter } from './problem-details.filter';
 import { declaredEntities } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
 import { SVC_OPTIONS, svcToken } from './svc.constants';
+import { nestPlatform } from './nest-platform';
 
 /** A provider that makes the module's options (`useClass` / `useExisting`), as `TypeOrmOptionsFactory` does. */
 export interface SvcOptionsFactory {
@@ -32,6 +33,9 @@ export interface SvcModuleAsyncOptions extends SvcSurfaceSwitches {
 @Module({})
 export class SvcModule {
   static forRoot(options: SvcModuleOptions = {}): DynamicModule {
+    // The platform gate, as the module is declared: before any provider (TypeORM's DataSource among them) is built.
+    // forRootAsync's infrastructure is known only at boot, where SvcRegistry runs the same check.
+    requireSupportedPlatform([...nestPlatform(), ...(options.infrastructure?.platform ?? [])]);
     return SvcModule.build([{ provide: SVC_OPTIONS, useValue: options }], [], options);
   }
 

@@ -5,6 +5,9 @@
  * is then one text for every id or page, so the driver's statement cache (better-sqlite3) prepares it once.
  */
 import type { Driver } from 'typeorm';
+// TypeORM's own date text, so a date Svc binds reads back as TypeORM writes it (`typeorm/util/*` on 0.3 and 1 alike).
+import { DateUtils } from 'typeorm/util/DateUtils';
+import { DIALECT_BY_TYPE } from './database-dialect';
 
 /** `:svc_p0`, `:svc_p1`, ... as `SqlParameters.bind` writes them; nothing else in the adapter's SQL starts so. */
 const PLACEHOLDER = /:(svc_p\d+)\b/g;
@@ -29,18 +32,15 @@ export function bindSql(driver: Driver, sql: string, values: Readonly<Record<str
     numberOf.set(name, placeholder);
     return placeholder;
   });
-  const type = driver.options.type;
+  const type = String(driver.options.type);
   if (type === 'better-sqlite3') return [text, ordered.map((value) => asSqliteInteger(asSqliteValue(value)))];
-  return [text, SQLITE_DRIVERS.has(type) ? ordered.map(asSqliteValue) : ordered];
+  return [text, DIALECT_BY_TYPE[type] === 'sqlite' ? ordered.map(asSqliteValue) : ordered];
 }
-
-/** The TypeORM drivers that speak SQLite's dialect and bind values as SQLite stores them. */
-const SQLITE_DRIVERS: ReadonlySet<string> = new Set(['better-sqlite3', 'sqlite', 'sqljs', 'capacitor', 'cordova']);
 
 /** A value as TypeORM's SQLite drivers store it: a boolean as 0/1, a date as UTC text (`YYYY-MM-DD HH:mm:ss.SSS`). */
 function asSqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
+  if (value instanceof Date) return DateUtils.mixedDateToUtcDatetimeString(value);
   return value;
 }
 

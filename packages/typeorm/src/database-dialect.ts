@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 
 export type DatabaseDialect = 'sqlite' | 'postgres' | 'mysql';
 
-const DIALECT_BY_TYPE: Readonly<Record<string, DatabaseDialect>> = {
+/** The dialect of each TypeORM driver type the adapter serves. */
+export const DIALECT_BY_TYPE: Readonly<Record<string, DatabaseDialect>> = {
   'better-sqlite3': 'sqlite',
   sqlite: 'sqlite',
   postgres: 'postgres',

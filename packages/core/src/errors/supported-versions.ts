@@ -1,8 +1,8 @@
 /**
  * The platform gate: the framework and ORM packages Svc runs against, checked at bootstrap against the ranges Svc is
  * tested with, failing closed. Every unsupported or unreadable package is named in one error, with the command that
- * fixes them all. The bindings read the installed versions (`readInstalledVersion`, with Node's lookup handed in, so
- * core stays free of Node imports) and declare the ranges.
+ * fixes them all. The bindings read the installed versions (`readInstalledVersion`, with their own `require` handed in,
+ * so core stays free of Node imports) and declare the ranges.
  */
 import { ConfigurationException } from './configuration-exception';
 
@@ -18,68 +18,70 @@ export interface PlatformPackage {
 /** The outcome of reading a package's installed version. */
 export type InstalledVersion = { readonly version: string } | { readonly unreadable: string };
 
-/** How a binding looks a package up: Node's module lookup, handed in by the binding that runs on Node. */
-export interface PackageLookup {
-  /** The `node_modules` folders Node searches for `name`, nearest first (`require.resolve.paths(name)`). */
-  readonly paths: (name: string) => readonly string[] | null;
-  /** The entry file `name` resolves to (`require.resolve(name)`); throws when it does not resolve. */
-  readonly resolve: (name: string) => string;
-  /** A file's text; throws (or answers undefined) when there is no such file. */
-  readonly readFile: (path: string) => string | undefined;
+/**
+ * The `require` of the binding's own module, as Node hands it to CommonJS code: `require.resolve.paths` lists the
+ * `node_modules` folders Node searches from there, and requiring a manifest by its absolute path reads it whatever
+ * the package's `exports` say. Core takes it as an argument, so it imports nothing of Node itself.
+ */
+export interface PackageRequire {
+  (id: string): unknown;
+  readonly resolve: { (id: string): string; paths(id: string): string[] | null };
 }
 
 /**
- * The installed version of `name`, read from its own `package.json` wherever the package's `exports` lets it be
- * required or not: first in each folder Node would search, then upwards from the file the package resolves to (a
- * layout without `node_modules` folders). A package that is missing, or whose manifest names another package or no
- * version, is unreadable, with the reason.
+ * The installed version of `name`, read from its own `package.json`: in the nearest of the folders Node searches
+ * that holds `name` (a manifest there that names another package, no version or no valid JSON makes the version
+ * unreadable: an alias or a broken install is not taken for the package), else upwards from the file `name`
+ * resolves to (a layout without `node_modules` folders). A package Node cannot find is unreadable too, with the reason.
  */
-export function readInstalledVersion(name: string, lookup: PackageLookup): InstalledVersion {
-  for (const folder of lookup.paths(name) ?? []) {
-    const found = manifestVersion(readIfThere(lookup, `${folder}/${name}/package.json`), name);
-    if (found) return found;
+export function readInstalledVersion(name: string, load: PackageRequire): InstalledVersion {
+  for (const folder of load.resolve.paths(name) ?? []) {
+    const manifest = manifestAt(load, `${folder}/${name}/package.json`);
+    if (manifest === undefined) continue;
+    if (manifest instanceof Error) return { unreadable: `${folder}/${name}/package.json is not valid JSON` };
+    if (manifest.name !== name)
+      return { unreadable: `${folder}/${name} holds ${String(manifest.name ?? 'a package with no name')}` };
+    return versionOf(manifest);
   }
   let entry: string;
   try {
-    entry = lookup.resolve(name);
+    entry = load.resolve(name);
   } catch {
-    return { unreadable: 'it is not installed' };
+    return { unreadable: 'Node finds no installed copy of it from Svc' };
   }
   const parts = entry.split(/[\\/]/);
   for (let end = parts.length - 1; end > 0; end--) {
-    const found = manifestVersion(readIfThere(lookup, `${parts.slice(0, end).join('/')}/package.json`), name);
-    if (found) return found;
+    const manifest = manifestAt(load, `${parts.slice(0, end).join('/')}/package.json`);
+    if (manifest !== undefined && !(manifest instanceof Error) && manifest.name === name) return versionOf(manifest);
   }
   return { unreadable: `no package.json naming ${name} was found above ${entry}` };
 }
 
-function readIfThere(lookup: PackageLookup, path: string): string | undefined {
+interface Manifest {
+  readonly name?: unknown;
+  readonly version?: unknown;
+}
+
+/** The manifest at `path`; undefined when there is none, the error when it does not parse. */
+function manifestAt(load: PackageRequire, path: string): Manifest | Error | undefined {
   try {
-    return lookup.readFile(path);
-  } catch {
-    return undefined;
+    const manifest = load(path);
+    return typeof manifest === 'object' && manifest !== null ? (manifest as Manifest) : new Error('not an object');
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? undefined : (error as Error);
   }
 }
 
-/** The version in a manifest's text when the manifest is `name`'s; a manifest naming no version says so. */
-function manifestVersion(text: string | undefined, name: string): InstalledVersion | undefined {
-  if (text === undefined) return undefined;
-  let manifest: { name?: unknown; version?: unknown };
-  try {
-    manifest = JSON.parse(text) as typeof manifest;
-  } catch {
-    return undefined;
-  }
-  if (manifest.name !== name) return undefined;
+function versionOf(manifest: Manifest): InstalledVersion {
   return typeof manifest.version === 'string' && manifest.version !== ''
     ? { version: manifest.version }
     : { unreadable: 'its package.json names no version' };
 }
 
 /**
- * True when `version` lies in `range`: caret ranges (`^11`, `^0.3.27`, `^12.5.1`) joined by `||`. A prerelease or
- * build suffix is ignored, so `12.0.0-rc.1` counts as 12.0.0. Core carries this small matcher rather than `semver`
- * because it has no runtime dependencies.
+ * True when `version` lies in `range`: caret ranges (`^11`, `^0.3.27`, `^12.5.1`) joined by `||`. A prerelease
+ * (`12.0.0-rc.1`, `0.3.28-dev.abc`) is outside every such range, as for npm; build metadata (`+sha`) is ignored. Core
+ * carries this small matcher rather than `semver` because it has no runtime dependencies.
  */
 export function satisfiesRange(version: string, range: string): boolean {
   const installed = numbersOf(version);
@@ -102,9 +104,9 @@ function withinCaret(version: readonly number[], floor: readonly number[]): bool
   return true;
 }
 
-/** `[major, minor, patch]` of `1`, `1.2` or `1.2.3` (with any suffix); undefined for anything else. */
+/** `[major, minor, patch]` of `1`, `1.2` or `1.2.3` (build metadata allowed); undefined for anything else. */
 function numbersOf(text: string): number[] | undefined {
-  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+].*)?$/.exec(text.trim());
+  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\+[\w.-]*)?$/.exec(text.trim());
   if (!match) return undefined;
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
