@@ -50,6 +50,17 @@ function installedIn(root: string, versions: Record<string, string | null>): Pac
   return Object.assign(load, { resolve });
 }
 
+/** Boots an app whose TypeORM is the one `load` finds, and answers the boot error it stops with. */
+function bootWithTypeOrmFrom(load: PackageRequire) {
+  return bootstrapFailure({
+    db: { name: 'sqlite' },
+    suite: 'platform_gate',
+    entities: BOOKSTORE_ENTITIES,
+    controllers: [svcController('books', Book)],
+    svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(load)] } },
+  });
+}
+
 describe('the platform gate', () => {
   let root: string;
   beforeEach(() => {
@@ -113,13 +124,7 @@ describe('the platform gate', () => {
 
     it('stops the app at boot on an unsupported TypeORM', async () => {
       const lookup = installedIn(root, { typeorm: '0.2.45' });
-      const error = await bootstrapFailure({
-        db: { name: 'sqlite' },
-        suite: 'platform_gate',
-        entities: BOOKSTORE_ENTITIES,
-        controllers: [svcController('books', Book)],
-        svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(lookup)] } },
-      });
+      const error = await bootWithTypeOrmFrom(lookup);
       expect(error.code).toBe('SVC_CONFIG_INVALID');
       expect(error.message).toContain('typeorm: 0.2.45 is installed; Svc supports ^0.3.27 || ^1.');
       expect(error.message).not.toContain('@nestjs');
@@ -133,13 +138,7 @@ describe('the platform gate', () => {
         [versionless, 'its package.json names no version'],
         [nowhere, 'Node finds no installed copy of it from Svc'],
       ] as const) {
-        const error = await bootstrapFailure({
-          db: { name: 'sqlite' },
-          suite: 'platform_gate',
-          entities: BOOKSTORE_ENTITIES,
-          controllers: [svcController('books', Book)],
-          svc: { infrastructure: { ...typeorm(), platform: [typeormPlatform(load)] } },
-        });
+        const error = await bootWithTypeOrmFrom(load);
         expect(error.message).toContain(`typeorm: its version cannot be read: ${reason}; Svc supports ^0.3.27 || ^1.`);
       }
     });
