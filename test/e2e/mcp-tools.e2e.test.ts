@@ -344,6 +344,20 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
         expect(named(problem(await call('book_find_many', { filter: { nope: { eq: 1 } } })))).toEqual(['filter.nope']);
       });
 
+      it('a name every object inherits (toString, constructor, ...), at every level, as an unknown one', async () => {
+        // (`__proto__` never reaches Svc: the SDK's argument handling drops it on the way.)
+        for (const name of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
+          const own = (value: unknown): Record<string, unknown> => Object.fromEntries([[name, value]]);
+          const top = problem(await call('book_find_many', own(1)));
+          expect(top.code).toBe('SVC_QUERY_UNSUPPORTED_PARAM');
+          expect(named(top)).toEqual([name]);
+          const data = problem(await call('book_create_one', { data: { title: 'x', ...own(1) } }));
+          expect(data.code).toBe('SVC_VALIDATION_FAILED');
+          expect(named(data)).toEqual([`data.${name}`]);
+          expect(named(problem(await call('book_find_many', { filter: own({ eq: 1 }) })))).toEqual([`filter.${name}`]);
+        }
+      });
+
       it('an operator the field does not allow', async () => {
         const body = problem(await call('book_find_many', { filter: { title: { startsWith: 'D' } } }));
         expect(body.code).toBe('SVC_QUERY_INVALID');

@@ -54,6 +54,11 @@ interface Walk {
   readonly problems: ArgumentProblem[];
 }
 
+/** `record[key]` when `record` itself holds `key`; undefined for a name it only inherits from Object.prototype. */
+function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function join(path: string, key: string | number): string {
   return path === '' ? String(key) : `${path}.${key}`;
 }
@@ -62,7 +67,7 @@ function resolve(walk: Walk, schema: JsonSchema): JsonSchema {
   const ref = schema['$ref'];
   if (typeof ref !== 'string') return schema;
   const name = ref.replace(/^#\/\$defs\//, '');
-  const target = (walk.root['$defs'] as Record<string, JsonSchema> | undefined)?.[name];
+  const target = own(walk.root['$defs'] as Record<string, JsonSchema> | undefined, name);
   return target ? { ...target, ...withoutRef(schema) } : {};
 }
 
@@ -157,14 +162,15 @@ function checkObject(walk: Walk, schema: JsonSchema, value: Record<string, unkno
   const properties = (schema['properties'] as Record<string, JsonSchema> | undefined) ?? {};
   const keys = Object.keys(value);
   for (const name of (schema['required'] as string[] | undefined) ?? []) {
-    if (value[name] === undefined)
+    if (own(value, name) === undefined)
       walk.problems.push({ path: join(path, name), code: 'required', detail: `'${join(path, name)}' is required.` });
   }
   const minProperties = schema['minProperties'];
   if (typeof minProperties === 'number' && keys.length < minProperties)
     fail('minProperties', `must hold at least ${minProperties} key${minProperties === 1 ? '' : 's'}.`);
   for (const key of keys) {
-    const property = properties[key];
+    // Own names only: `toString`, `constructor` or `__proto__` are not declared arguments because every object inherits them.
+    const property = own(properties, key);
     if (property) {
       if (value[key] !== undefined) check(walk, property, value[key], join(path, key));
     } else if (schema['additionalProperties'] === false) {
