@@ -3,6 +3,8 @@
  * thousand terms wide and member lists past any parameter limit. Each is a 4xx naming what was wrong, and nothing is
  * written; none is a 500.
  */
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Book, BOOKSTORE_ENTITIES, Note, Tag } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -294,6 +296,39 @@ describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
     it('refuses a JSON Patch over the ordinary 100 kB body limit with a 413', async () => {
       const huge = [{ op: 'add', path: '/tags/-', value: ids(150000) }];
       expectProblem(await patch(`/books/${bookId}`, huge), 413, 'SVC_PAYLOAD_TOO_LARGE');
+    });
+
+    it('leaves the keep-alive connection of a JSON Patch over the limit usable for the next request', async () => {
+      await t.app.listen(0, '127.0.0.1');
+      const { port } = t.server.address() as AddressInfo;
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (method: string, path: string, type?: string, body?: string) =>
+        new Promise<{ status: number; connection: string | undefined; socket: unknown }>((resolve, reject) => {
+          const sent = httpRequest(
+            { host: '127.0.0.1', port, method, path, agent, headers: type ? { 'content-type': type } : {} },
+            (response) => {
+              response.resume();
+              response.on('end', () =>
+                resolve({ status: response.statusCode!, connection: response.headers.connection, socket: sent.socket }),
+              );
+            },
+          );
+          sent.on('error', reject);
+          sent.end(body);
+        });
+      try {
+        const huge = JSON.stringify([{ op: 'add', path: '/tags/-', value: ids(150000) }]);
+        const refused = await send('PATCH', `/books/${bookId}`, 'application/json-patch+json', huge);
+        expect(refused.status).toBe(413);
+        const started = Date.now();
+        const next = await send('GET', `/books/${bookId}`);
+        expect(next.status).toBe(200);
+        expect(Date.now() - started).toBeLessThan(2000);
+        // The same connection served both, or the 413 said it would close it.
+        if (refused.connection !== 'close') expect(next.socket).toBe(refused.socket);
+      } finally {
+        agent.destroy();
+      }
     });
 
     it('writes the largest member list it accepts, in statements each database can run', async () => {

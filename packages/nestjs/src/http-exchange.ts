@@ -64,19 +64,28 @@ export function requestStream(request: SvcHttpRequest): IncomingMessage {
 
 /**
  * The body no parser read, up to Express's default JSON limit (100 kB): a longer one is refused with 413 and
- * `tooLarge` as its detail, and the rest is not read.
+ * `tooLarge` as its detail. The rest of a longer body is read and dropped first, as Express's own parsers do, so the
+ * keep-alive connection it came on stays usable for the next request; past `DRAINED_BYTES_LIMIT` more, the
+ * connection is closed instead.
  */
 export async function readLimitedBody(request: SvcHttpRequest, tooLarge: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of requestStream(request) as AsyncIterable<Buffer | string>) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    size += bytes.length;
-    if (size > JSON_BODY_LIMIT_BYTES) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: tooLarge });
-    chunks.push(bytes);
+  const stream = requestStream(request);
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (size > JSON_BODY_LIMIT_BYTES + DRAINED_BYTES_LIMIT) {
+      stream.socket?.destroy();
+      break;
+    }
+    if (size <= JSON_BODY_LIMIT_BYTES) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   }
+  if (size > JSON_BODY_LIMIT_BYTES) throw new SvcException('SVC_PAYLOAD_TOO_LARGE', { detail: tooLarge });
   return Buffer.concat(chunks);
 }
+
+/** How much of a body over the limit is read and dropped to keep its connection; a longer one closes it (10 MB). */
+const DRAINED_BYTES_LIMIT = 10 * 1024 * 1024;
 
 /** The Node response underneath (for a stream that Svc writes itself). */
 export function nodeResponse(response: SvcHttpResponse): ServerResponse {
