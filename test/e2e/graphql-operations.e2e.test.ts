@@ -294,6 +294,29 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       ).toBeNull();
     });
 
+    it('refuses a mutation whose answer reaches past include.limits before it writes anything', async () => {
+      const deep = 'id author { books { author { books { id } } } }';
+      const books = t.dataSource.getRepository(Book);
+      const before = await books.count({ withDeleted: true });
+      const created = await gql(`mutation { createBook(input: { title: "Never" }) { ${deep} } }`);
+      expect(errorOf(created, 'SVC_QUERY_INVALID').extensions?.problem?.errors?.[0]).toMatchObject({
+        param: 'include',
+      });
+      expect(await books.count({ withDeleted: true })).toBe(before);
+      const target = await books.save({ title: 'Kept', pages: 1 });
+      for (const mutation of [
+        `updateBook(id: "${target.id}", input: { title: "Changed" })`,
+        `patchBook(id: "${target.id}", input: { title: "Changed" })`,
+      ]) {
+        errorOf(await gql(`mutation { ${mutation} { ${deep} } }`), 'SVC_QUERY_INVALID');
+        expect((await books.findOneByOrFail({ id: target.id })).title).toBe('Kept');
+      }
+      await books.softDelete(target.id);
+      errorOf(await gql(`mutation { restoreBook(id: "${target.id}") { ${deep} } }`), 'SVC_QUERY_INVALID');
+      expect((await books.findOneOrFail({ where: { id: target.id }, withDeleted: true })).deletedAt).not.toBeNull();
+      await books.delete(target.id);
+    });
+
     it('requires the required create fields in the type (non-null)', async () => {
       const answer = await gql('mutation { createBook(input: { pages: 1 }) { id } }');
       expect(answer.status).toBe(400);

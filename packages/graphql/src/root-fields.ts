@@ -162,8 +162,10 @@ export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
       args: fieldArgs,
       resolve: async (_source, values, context, info) => {
         const body = input ? input.toBody(values['input'] as Record<string, unknown>) : {};
-        const response = await execute(args, context, { operation, id: values['id'], body });
-        return reread(args, context, info, response, byId ? values['id'] : response.resourceId);
+        return writeThenAnswer(args, context, info, {
+          request: { operation, id: values['id'], body },
+          idOf: (response) => (byId ? values['id'] : response.resourceId),
+        });
       },
     };
   };
@@ -184,8 +186,10 @@ export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
       type: args.object,
       args: ID_ARG,
       resolve: async (_source, values, context, info) => {
-        const response = await execute(args, context, { operation: 'restoreOne', id: values['id'] });
-        return reread(args, context, info, response, values['id']);
+        return writeThenAnswer(args, context, info, {
+          request: { operation: 'restoreOne', id: values['id'] },
+          idOf: () => values['id'],
+        });
       },
     };
   }
@@ -195,14 +199,15 @@ export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
 
 /**
  * A write answers with the row as stored; when the selection reaches into relations, the row is read again with
- * them (one `findOne` with the same context), since a write's response embeds none.
+ * them (one `findOne` with the same context), since a write's response embeds none. That read is checked before the
+ * write (the caller's guards for `findOne`, the selection against its allowlists and include limits), so a read the
+ * answer could not make refuses the mutation with nothing written, rather than failing after the commit.
  */
-async function reread(
+async function writeThenAnswer(
   args: EntityFieldsArgs,
-  context: unknown,
+  contextValue: unknown,
   info: GraphQLResolveInfo,
-  response: ExecuteResponse,
-  id: unknown,
+  write: { readonly request: Omit<ExecuteRequest, 'context'>; readonly idOf: (response: ExecuteResponse) => unknown },
 ): Promise<unknown> {
   const { plan } = args;
   const { pairs, hasRelations } = shapePairs({
@@ -213,6 +218,14 @@ async function reread(
     served: plan.outputItem,
     plans: args.plans,
   });
-  if (!hasRelations || !plan.operations.has('findOne') || id === undefined) return response.body;
-  return (await execute(args, context, { operation: 'findOne', id, query: pairs })).body;
+  const rereads = hasRelations && plan.operations.has('findOne');
+  if (rereads) {
+    const context = args.contextOf(contextValue);
+    if (args.gate) await args.gate({ service: plan.service, operation: 'findOne', context });
+    await plan.service.engine.checkQuery({ operation: 'findOne', id: write.request.id, query: pairs, context });
+  }
+  const response = await execute(args, contextValue, write.request);
+  const id = write.idOf(response);
+  if (!rereads || id === undefined) return response.body;
+  return (await execute(args, contextValue, { operation: 'findOne', id, query: pairs })).body;
 }

@@ -46,8 +46,8 @@ export class SvcEngine {
     return (await resolved.policy({ operation, entity: undefined, params: {}, body: undefined, context })) === true;
   }
 
-  /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
-  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+  /** The operation a request names, served and enabled, with the settings of the call. */
+  private resolve(request: ExecuteRequest) {
     const operation = this.entity.operations.get(request.operation);
     if (!operation) {
       throw new SvcException('SVC_ROUTE_NOT_FOUND', {
@@ -69,6 +69,32 @@ export class SvcEngine {
         realtime: this.entity.publisher.hasTransports,
       });
     }
+    return { operation, settings };
+  }
+
+  /**
+   * Checks what a read's query asks for (its `select` and `include` against the allowlists and the include limits)
+   * as `execute` would, without reading anything; the same error when it is refused. A binding that answers a write
+   * by reading the row again calls it before the write, so a read it could not answer leaves nothing written.
+   */
+  async checkQuery(request: ExecuteRequest): Promise<void> {
+    const { operation, settings } = this.resolve(request);
+    const shape = this.flows.get(operation.id)!.stages.filter((step) => step.name === 'shape');
+    const call: OperationCall = {
+      entity: this.entity,
+      operation,
+      settings,
+      request,
+      context: request.context ?? {},
+      outcomes: [],
+    };
+    checkInputDepth(request, this.entity.maxInputDepth);
+    await runStages(call, shape, {});
+  }
+
+  /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
+  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+    const { operation, settings } = this.resolve(request);
     const context = request.context ?? {};
     const call: OperationCall = { entity: this.entity, operation, settings, request, context, outcomes: [] };
     try {
