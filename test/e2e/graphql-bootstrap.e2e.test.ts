@@ -5,6 +5,7 @@
 import type { SvcOptions } from '@svc/core';
 import type { SvcModuleOptions } from '@svc/nestjs';
 import request from 'supertest';
+import { getIntrospectionQuery } from 'graphql';
 import { Author, BOOKSTORE_ENTITIES, Book, Tag } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
@@ -66,6 +67,41 @@ describe('SvcModule.forRoot({ graphql })', () => {
       expect(answer.status).toBe(400);
       expect(answer.errors?.[0]).toMatchObject({ extensions: { code: 'SVC_QUERY_INVALID' } });
       expect(answer.errors?.[0]?.message).toMatch(/21 root fields; the limit is 20/);
+    });
+
+    it('refuses 2,000 aliases of an introspection fragment before running it, quickly, and keeps serving', async () => {
+      const fragment = 'fragment T on __Type { kind name fields { name type { name ofType { name } } } }';
+      const aliases = Array.from({ length: 2000 }, (_, i) => `s${i}: __schema { types { ...T } }`).join(' ');
+      const started = Date.now();
+      const answer = await postGraphql(t.server, { query: `{ ${aliases} } ${fragment}`, path: '/api/gql' });
+      expect(answer.status).toBe(400);
+      expect(answer.errors?.[0]).toMatchObject({ extensions: { code: 'SVC_QUERY_INVALID' } });
+      expect(answer.errors?.[0]?.message).toMatch(/more than 1000 fields .*the limit is 1000 \(maxFields\)/);
+      expect(JSON.stringify(answer.errors).length).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(dataOf(await postGraphql(t.server, { query: '{ tags { total } }', path: '/api/gql' }))).toEqual({
+        tags: { total: 0 },
+      });
+    });
+
+    it('counts a fragment each time it is spread, without walking it each time', async () => {
+      // Ten levels of a fragment spread twice expand to 2^10 fields.
+      const levels = Array.from(
+        { length: 10 },
+        (_, i) =>
+          `fragment F${i} on __Type { ${i === 0 ? 'name' : `a: ofType { ...F${i - 1} } b: ofType { ...F${i - 1} }`} }`,
+      ).join(' ');
+      const answer = await postGraphql(t.server, {
+        query: `{ __type(name: "Tag") { ...F9 } } ${levels}`,
+        path: '/api/gql',
+      });
+      expect(answer.errors?.[0]?.message).toMatch(/the limit is 1000 \(maxFields\)/);
+    });
+
+    it("answers GraphiQL's own introspection query", async () => {
+      const answer = await postGraphql(t.server, { query: getIntrospectionQuery(), path: '/api/gql' });
+      expect(answer.status).toBe(200);
+      expect(answer.errors).toBeUndefined();
     });
 
     it('answers a request without a query as GraphQL-over-HTTP says (400)', async () => {

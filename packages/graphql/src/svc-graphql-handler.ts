@@ -9,6 +9,7 @@ import { MAX_INPUT_DEPTH, nestsDeeperThan, QueryInvalidException, type SvcContex
 import { toGraphqlError } from './graphql-errors';
 import { DocumentCache } from './document-cache';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
+import { DEFAULT_MAX_FIELDS, maxFieldsRule } from './operation-field-limit';
 
 export interface SvcGraphqlHandlerOptions<Raw> {
   readonly schema: GraphQLSchema;
@@ -19,6 +20,11 @@ export interface SvcGraphqlHandlerOptions<Raw> {
   readonly context?: (request: GraphqlHttpRequest<Raw, unknown>) => SvcContext | Promise<SvcContext>;
   /** How many root fields one operation may select (each runs at least one operation). @default 20 */
   readonly maxRootFields?: number;
+  /**
+   * How many fields one operation may select with its fragments expanded (aliases and introspection fields count).
+   * @default 1000
+   */
+  readonly maxFields?: number;
   /** How many distinct operations are kept parsed and validated (0 turns the cache off). @default 500 */
   readonly documentCacheSize?: number;
 }
@@ -28,8 +34,8 @@ export type SvcGraphqlHandler<Raw> = Handler<Raw, unknown>;
 
 /**
  * A GraphQL-over-HTTP handler for any host. The host passes its own request as `raw`; by default the context of
- * every operation is `{ request: raw }`. Operations selecting more than `maxRootFields` root fields are refused
- * (400) before anything runs.
+ * every operation is `{ request: raw }`. Operations selecting more than `maxRootFields` root fields, or more than
+ * `maxFields` fields with their fragments expanded, are refused (400) before anything runs.
  */
 export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandlerOptions<Raw>): SvcGraphqlHandler<Raw> {
   const contextOf = options.context ?? ((request: GraphqlHttpRequest<Raw, unknown>) => ({ request: request.raw }));
@@ -54,7 +60,10 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
         ? [tooDeep('variables', `The variables nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`)]
         : undefined,
     ...(cache ? { validate: cache.validate } : {}),
-    validationRules: [maxRootFieldsRule(options.maxRootFields ?? DEFAULT_MAX_ROOT_FIELDS)],
+    validationRules: [
+      maxRootFieldsRule(options.maxRootFields ?? DEFAULT_MAX_ROOT_FIELDS),
+      maxFieldsRule(options.maxFields ?? DEFAULT_MAX_FIELDS),
+    ],
     context: async (request) => ({ ...(await contextOf(request)) }),
   });
 }

@@ -8,4 +8,4 @@ export { SvcRegistry } from './svc-registry';
 export { classValidatorSchemas } from './class-validator-schemas';
 export { ProblemDetailsFilter } from './problem-details.filter';
 export { svcToken, SVC_OPTIONS } from './svc.constants';
-export type { SvcModuleOptions, SvcMcpSwitch } from './svc-module-options';
+export type { SvcModuleOptions, SvcGraphqlSwitch, SvcMcpSwitch } from './svc-module-options';

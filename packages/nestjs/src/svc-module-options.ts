@@ -10,9 +10,21 @@ export interface SvcSurfaceSwitches {
    * GraphQL over HTTP at `/graphql` (or `path`); `exclude` leaves entities out of the schema by name (an entity
    * paged by cursor or since must be left out). @default false
    */
-  readonly graphql?: boolean | { readonly path?: string; readonly exclude?: readonly string[] };
+  readonly graphql?: boolean | SvcGraphqlSwitch;
   /** The MCP agent tools over Streamable HTTP at `/mcp` (or `path`); needs `@svc/mcp` installed. @default false */
   readonly mcp?: boolean | SvcMcpSwitch;
+}
+
+/** `graphql: { ... }`: where GraphQL is served, what it leaves out, and how much one operation may ask for. */
+export interface SvcGraphqlSwitch {
+  /** @default 'graphql' */
+  readonly path?: string;
+  /** Entities left out of the schema, by name. @default [] */
+  readonly exclude?: readonly string[];
+  /** Root fields one operation may select (each runs at least one operation). @default 20 */
+  readonly maxRootFields?: number;
+  /** Fields one operation may select with its fragments expanded (aliases and introspection count). @default 1000 */
+  readonly maxFields?: number;
 }
 
 /** `mcp: { ... }`: where the agent tools are served and what they leave out. */

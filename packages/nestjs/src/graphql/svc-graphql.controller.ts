@@ -12,11 +12,14 @@ import { readLimitedBody, type SvcHttpRequest } from '../http-exchange';
 import { rememberResponse, routeGuardsGate } from '../route-guards';
 import { SvcRegistry } from '../svc-registry';
 import { loadSvcGraphql, type SvcGraphqlModule } from './load-svc-graphql';
+import type { SvcGraphqlSwitch } from '../svc-module-options';
 
 /** The `graphql` switch, resolved. */
 export interface SvcGraphqlSettings {
   readonly path: string;
   readonly exclude: readonly string[];
+  readonly maxRootFields?: number;
+  readonly maxFields?: number;
 }
 
 /** The request and reply members used here, which Express and Fastify both have. */
@@ -64,6 +67,8 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
       this.handler = graphql.createSvcGraphqlHandler<HostRequest>({
         schema: this.schema,
         context: (request) => ({ request: request.raw }),
+        maxRootFields: settings.maxRootFields,
+        maxFields: settings.maxFields,
       });
     }
 
@@ -114,9 +119,7 @@ async function readBody(request: HostRequest): Promise<string> {
 }
 
 /** The settings of a `graphql` switch that is on. */
-export function graphqlSettingsOf(
-  value: true | { readonly path?: string; readonly exclude?: readonly string[] },
-): SvcGraphqlSettings {
+export function graphqlSettingsOf(value: true | SvcGraphqlSwitch): SvcGraphqlSettings {
   const options = value === true ? {} : value;
-  return { path: options.path ?? 'graphql', exclude: options.exclude ?? [] };
+  return { ...options, path: options.path ?? 'graphql', exclude: options.exclude ?? [] };
 }
