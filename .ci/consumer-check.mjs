@@ -143,9 +143,8 @@ for (const [svc, peers] of Object.entries(shared)) {
 }
 console.log('platform check: ' + packages.length + ' packages imported; Svc shares the app\\'s @nestjs/common, @nestjs/core and typeorm');
 `;
-  return esm
-    ? `import { createRequire } from 'node:module';\nimport { realpathSync } from 'node:fs';\n${body}`
-    : `import { createRequire } from 'node:module';\nimport { realpathSync } from 'node:fs';\n${body}\nexport {};\n`;
+  // The imports make the file a module in either kind of app.
+  return `import { createRequire } from 'node:module';\nimport { realpathSync } from 'node:fs';\n${body}`;
 }
 
 async function waitForApp(url, child, deadline) {

@@ -46,8 +46,8 @@ export class SvcEngine {
     return (await resolved.policy({ operation, entity: undefined, params: {}, body: undefined, context })) === true;
   }
 
-  /** The operation a request names, served and enabled, with the settings of the call. */
-  private resolve(request: ExecuteRequest) {
+  /** The call of a request: the operation it names (served and enabled) with the settings in force for it. */
+  private callOf(request: ExecuteRequest): OperationCall {
     const operation = this.entity.operations.get(request.operation);
     if (!operation) {
       throw new SvcException('SVC_ROUTE_NOT_FOUND', {
@@ -69,7 +69,7 @@ export class SvcEngine {
         realtime: this.entity.publisher.hasTransports,
       });
     }
-    return { operation, settings };
+    return { entity: this.entity, operation, settings, request, context: request.context ?? {}, outcomes: [] };
   }
 
   /**
@@ -78,25 +78,16 @@ export class SvcEngine {
    * by reading the row again calls it before the write, so a read it could not answer leaves nothing written.
    */
   async checkQuery(request: ExecuteRequest): Promise<void> {
-    const { operation, settings } = this.resolve(request);
-    const shape = this.flows.get(operation.id)!.stages.filter((step) => step.name === 'shape');
-    const call: OperationCall = {
-      entity: this.entity,
-      operation,
-      settings,
-      request,
-      context: request.context ?? {},
-      outcomes: [],
-    };
+    const call = this.callOf(request);
+    const shape = this.flows.get(call.operation.id)!.stages.filter((step) => step.name === 'shape');
     checkInputDepth(request, this.entity.maxInputDepth);
     await runStages(call, shape, {});
   }
 
   /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
   async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
-    const { operation, settings } = this.resolve(request);
-    const context = request.context ?? {};
-    const call: OperationCall = { entity: this.entity, operation, settings, request, context, outcomes: [] };
+    const call = this.callOf(request);
+    const { operation, settings } = call;
     try {
       checkInputDepth(request, this.entity.maxInputDepth);
       const flow = this.flows.get(operation.id)!;

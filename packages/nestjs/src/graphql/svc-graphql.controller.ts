@@ -15,11 +15,9 @@ import { loadSvcGraphql, type SvcGraphqlModule } from './load-svc-graphql';
 import type { SvcGraphqlSwitch } from '../svc-module-options';
 
 /** The `graphql` switch, resolved. */
-export interface SvcGraphqlSettings {
+export interface SvcGraphqlSettings extends SvcGraphqlSwitch {
   readonly path: string;
   readonly exclude: readonly string[];
-  readonly maxRootFields?: number;
-  readonly maxFields?: number;
 }
 
 /** The request and reply members used here, which Express and Fastify both have. */
