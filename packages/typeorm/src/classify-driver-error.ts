@@ -35,12 +35,27 @@ interface DriverErrorFields {
 
 /** The failure inside `error` (a TypeORM QueryFailedError or a raw driver error). */
 export function classifyDriverError(error: unknown, dialect: DatabaseDialect): DriverFailure {
+  if (lostByTypeorm(error)) return { kind: 'unavailable', columns: [] };
   const wrapped = (error as { driverError?: unknown } | null)?.driverError;
   const fields = (wrapped ?? error ?? {}) as DriverErrorFields;
   if (typeof fields !== 'object') return { kind: 'unknown', columns: [] };
   if (dialect === 'postgres') return classifyPostgres(fields);
   if (dialect === 'mysql') return classifyMysql(fields);
   return classifySqlite(fields);
+}
+
+/**
+ * TypeORM releases a query runner whose connection raised an error while no statement was running on it (a backend
+ * killed between two statements of a transaction); the next statement of that runner then fails with one of these,
+ * not with a driver error. Svc never uses a runner after releasing it itself, so they mean a lost connection.
+ */
+const RELEASED_RUNNER_ERRORS: ReadonlySet<string> = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
+
+function lostByTypeorm(error: unknown): boolean {
+  return error instanceof Error && RELEASED_RUNNER_ERRORS.has(error.name);
 }
 
 const POSTGRES_KINDS: Readonly<Record<string, DriverFailureKind>> = {

@@ -4,6 +4,7 @@ import { ConfigurationException } from '@svc/core';
 import { DataSource, InstanceChecker } from 'typeorm';
 import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
 import { typeormPlatform } from './typeorm-platform';
+import { guardConnectionErrors } from './connection-error-guard';
 
 export interface TypeOrmInfrastructureOptions {
   /**
@@ -35,6 +36,7 @@ export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfr
       if (known) return known;
       if (!dataSource) throw missingDataSource(target);
       if (!dataSource.isInitialized) throw uninitializedDataSource(target);
+      guardConnectionErrors(dataSource);
       const adapter = new TypeOrmRepositoryAdapter(dataSource, target);
       adapters.set(target, adapter);
       return adapter;

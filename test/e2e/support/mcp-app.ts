@@ -51,6 +51,8 @@ export interface McpAppOptions {
   readonly controllers: Type[];
   readonly svc?: SvcOptions;
   readonly mcp?: true | SvcMcpSwitch;
+  /** Options laid over the test database's (an application_name, a logger). */
+  readonly dataSource?: Partial<DataSourceOptions>;
 }
 
 export async function startMcpApp(options: McpAppOptions): Promise<McpApp> {
@@ -60,9 +62,10 @@ export async function startMcpApp(options: McpAppOptions): Promise<McpApp> {
     TEST_PLATFORM === 'fastify' ? `${options.suite}_fastify` : options.suite,
     options.entities,
   )) as DataSourceOptions;
+  const merged = { ...dataSourceOptions, ...options.dataSource } as DataSourceOptions;
   const moduleRef = await Test.createTestingModule({
     imports: [
-      TypeOrmModule.forRoot(dataSourceOptions),
+      TypeOrmModule.forRoot(merged),
       SvcModule.forRoot({ infrastructure: typeorm(), ...options.svc, mcp: options.mcp ?? true }),
     ],
     controllers: options.controllers,
