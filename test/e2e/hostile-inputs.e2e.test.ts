@@ -10,8 +10,9 @@ import { Book, BOOKSTORE_ENTITIES, Note, Tag } from '../fixtures/bookstore-entit
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectItem, expectList, expectProblem } from './support/e2e-http';
-import { SvcRegistry } from '@svc/nestjs';
-import type { SvcException } from '@svc/core';
+import { SvcRegistry, type SvcModuleOptions } from '@svc/nestjs';
+import type { SvcException, SvcOptions } from '@svc/core';
+import { startMcpApp, type McpApp } from './support/mcp-app';
 
 /** `{ a: { a: ... 1 } }`, `levels` objects deep. */
 function nested(levels: number): unknown {
@@ -342,5 +343,80 @@ describe.each(TEST_DATABASES)('Hostile inputs on $name', (db) => {
       expect(replaced.status).toBe(200);
       expect(expectList(await request(t.server).get(`/resource-books/${bookId}/tags`)).total).toBe(1);
     });
+  });
+});
+
+describe('Bodies the GraphQL and MCP endpoints cannot read', () => {
+  let app: McpApp;
+  let base: string;
+  beforeAll(async () => {
+    app = await startMcpApp({
+      db: { name: 'sqlite' },
+      suite: 'e2e_hostile_surface_bodies',
+      entities: BOOKSTORE_ENTITIES,
+      controllers: [svcController('books', Book)],
+      svc: { graphql: true } satisfies Pick<SvcModuleOptions, 'graphql'> as SvcOptions,
+    });
+    base = app.url.replace(/\/mcp$/, '');
+  });
+  afterAll(() => app?.close());
+
+  const post = (path: string, body: string) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    });
+  /** Valid JSON past the platform's JSON body limit (Nest's 100 kB on Express, Fastify's 1 MiB). */
+  const oversized = JSON.stringify({ query: `{ books { items { id } } }${' '.repeat(2 * 1024 * 1024)}` });
+
+  it.each([
+    ['malformed', '{"query": ', 400, 'SVC_MALFORMED_REQUEST'],
+    ['oversized', oversized, 413, 'SVC_PAYLOAD_TOO_LARGE'],
+  ])(
+    'answers a %s JSON body at /graphql as a GraphQL error with the problem, at its status',
+    async (_, body, status, code) => {
+      const response = await post('/graphql', body);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const answer = (await response.json()) as { errors?: { message: string; extensions: Record<string, unknown> }[] };
+      expect(answer.errors).toHaveLength(1);
+      expect(answer.errors![0]!.message).toEqual(expect.any(String));
+      expect(answer.errors![0]!.extensions).toMatchObject({ code, problem: { status, code } });
+    },
+  );
+
+  it.each([
+    ['malformed', '{"jsonrpc": "2.0", ', 400, -32700],
+    ['oversized', oversized, 413, -32600],
+  ])('answers a %s JSON body at /mcp as a JSON-RPC error, at its status', async (_, body, status, rpcCode) => {
+    const response = await post('/mcp', body);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: rpcCode, message: expect.any(String), data: { status } },
+    });
+  });
+
+  it('answers an empty JSON body in each protocol, with a 400', async () => {
+    // Express reads an empty JSON body as {} (each protocol then finds what is missing); Fastify refuses it unread.
+    const graphql = await post('/graphql', '');
+    expect(graphql.status).toBe(400);
+    expect(((await graphql.json()) as { errors: { message: string }[] }).errors[0]!.message).toEqual(
+      expect.any(String),
+    );
+    const mcp = await post('/mcp', '');
+    expect(mcp.status).toBe(400);
+    const answer = (await mcp.json()) as { jsonrpc: string; id: null; error: { code: number } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null });
+    expect([-32700, -32600]).toContain(answer.error.code);
+  });
+
+  it('still answers a malformed body on an entity route as problem+json', async () => {
+    const response = await post('/books', '{"title": ');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 });

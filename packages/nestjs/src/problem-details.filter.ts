@@ -1,13 +1,14 @@
 /**
  * The exception filter Svc registers: errors on Svc's routes (a guard's refusal, bad JSON, a body too large, an unknown
- * path under an Svc controller) answer as problem+json; every other route of the app keeps Nest's own format, unless
- * the app opts in with `problemDetails: 'all'`.
+ * path under an Svc controller) answer as problem+json, and those at the GraphQL and MCP endpoints in their protocol's
+ * own shape; every other route of the app keeps Nest's own format, unless the app opts in with `problemDetails: 'all'`.
  */
 import { ArgumentsHost, Catch, HttpException, Inject, type ExecutionContext } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { SvcException, type SvcErrorCode } from '@svc/core';
 import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
 import { writeProblem } from './problem-response';
+import { writeSurfaceError } from './surface-errors';
 import { declarationOf } from './svc-declarations';
 import type { SvcModuleOptions } from './svc-module-options';
 import { SvcRegistry } from './svc-registry';
@@ -34,6 +35,11 @@ export class ProblemDetailsFilter extends BaseExceptionFilter {
     if (host.getType() !== 'http') throw error;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
+    const surface = this.registry.surfaceAt(request.path ?? request.url);
+    if (surface) {
+      writeSurfaceError(surface, request, http.getResponse<Response>(), toSvc(error));
+      return;
+    }
     if (this.options.problemDetails === 'all' || this.servedBySvc(host, request)) {
       writeProblem(request, http.getResponse<Response>(), toSvc(error));
       return;

@@ -1,5 +1,12 @@
 /** Writes any error as an RFC 9457 problem-details response; shared by generated routes and the global filter. */
-import { EXPOSE_INTERNALS, PROBLEM_CONTENT_TYPE, toProblemDetails, toSvcException } from '@svc/core';
+import {
+  EXPOSE_INTERNALS,
+  PROBLEM_CONTENT_TYPE,
+  toProblemDetails,
+  toSvcException,
+  type ProblemDetails,
+  type SvcException,
+} from '@svc/core';
 import { Logger } from '@nestjs/common';
 import {
   headersSent,
@@ -37,17 +44,20 @@ export function writeProblem(request: Request, response: Response, error: unknow
     requestId: requestIdOf(request),
     exposeInternals,
   });
-  if (body.status >= 500) {
-    // A 5xx is Svc's or the database's fault, never the client's: logged with its cause, findable by the request id.
-    const cause = exception.cause ?? exception;
-    logger.error(
-      `${body.code} ${body.status} on ${request.method} ${requestUrl(request)} (request ${body.requestId}): ${body.detail}`,
-      cause instanceof Error ? cause.stack : String(cause),
-    );
-  }
+  logServerFault(request, body, exception);
   if (headersSent(response)) return;
   setHeader(response, 'X-Request-Id', String(body.requestId));
   for (const [name, value] of Object.entries(exception.headers ?? {})) setHeader(response, name, value);
   setHeader(response, 'Content-Type', PROBLEM_CONTENT_TYPE);
   sendNow(response, body.status, JSON.stringify(body));
+}
+
+/** A 5xx is Svc's or the database's fault, never the client's: logged with its cause, findable by the request id. */
+export function logServerFault(request: Request, body: ProblemDetails, exception: SvcException): void {
+  if (body.status < 500) return;
+  const cause = exception.cause ?? exception;
+  logger.error(
+    `${body.code} ${body.status} on ${request.method} ${requestUrl(request)} (request ${body.requestId}): ${body.detail}`,
+    cause instanceof Error ? cause.stack : String(cause),
+  );
 }

@@ -21,6 +21,7 @@ import { svcOptionsOf, type SvcModuleOptions } from './svc-module-options';
 import { holdSvcReplies, JSON_BODY_LIMIT_BYTES } from './http-exchange';
 import { nestPlatform } from './nest-platform';
 import { CONTROLLER_PATH_METADATA } from './nest-metadata-keys';
+import { surfaceKindOf, type SvcSurfaceKind } from './surface-errors';
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
@@ -43,15 +44,31 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   /** True when `path` lies under one of Svc's controllers: its errors answer as problem+json. */
   servesPath(path: string): boolean {
     this.prefixes ??= this.controllerPrefixes();
-    const clean = `/${path.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+    const clean = cleanPath(path);
     return this.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`));
   }
 
-  private controllerPrefixes(): string[] {
-    const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
-    return [...this.byController.keys()].flatMap((controller) =>
-      controllerPaths(controller).map((path) => `/${[global, path].filter((part) => part !== '').join('/')}`),
+  private surfacePaths?: ReadonlyMap<string, SvcSurfaceKind>;
+
+  /** The surface (GraphQL, MCP) served at `path`, whose errors answer in that protocol's own shape. */
+  surfaceAt(path: string): SvcSurfaceKind | undefined {
+    this.surfacePaths ??= new Map(
+      this.discovery.getControllers().flatMap((wrapper) => {
+        const kind = wrapper.metatype ? surfaceKindOf(wrapper.metatype) : undefined;
+        return kind ? this.fullPaths(wrapper.metatype as Function).map((full) => [full, kind] as const) : [];
+      }),
     );
+    return this.surfacePaths.get(cleanPath(path));
+  }
+
+  private controllerPrefixes(): string[] {
+    return [...this.byController.keys()].flatMap((controller) => this.fullPaths(controller));
+  }
+
+  /** A controller's paths with the app's global prefix. */
+  private fullPaths(controller: Function): string[] {
+    const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
+    return controllerPaths(controller).map((path) => `/${[global, path].filter((part) => part !== '').join('/')}`);
   }
 
   async onModuleInit(): Promise<void> {
@@ -186,6 +203,11 @@ function sseTransportOf(transports: readonly unknown[] | undefined): SseTranspor
 }
 
 /** The paths of a controller's `@Controller(...)`, without leading or trailing slashes: '' when it names none. */
+/** `path` without its query and with one leading slash, none trailing. */
+function cleanPath(path: string): string {
+  return `/${path.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+}
+
 function controllerPaths(controller: Function): string[] {
   const paths = Reflect.getMetadata(CONTROLLER_PATH_METADATA, controller) as string | string[] | undefined;
   return (Array.isArray(paths) ? paths : [paths ?? '']).map((path) => path.replace(/^\/+|\/+$/g, ''));
