@@ -414,6 +414,26 @@ describe('Bodies the GraphQL and MCP endpoints cannot read', () => {
     expect([-32700, -32600]).toContain(answer.error.code);
   });
 
+  it("answers a global guard's refusal in each protocol, at the guard's status", async () => {
+    const refused = (path: string) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-refuse': '1' },
+        body: JSON.stringify({ query: '{ books { total } }', jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const graphql = await refused('/graphql');
+    expect(graphql.status).toBe(403);
+    expect(await graphql.json()).toMatchObject({
+      errors: [{ message: 'The test guard refuses this caller.', extensions: { code: 'SVC_FORBIDDEN' } }],
+    });
+    const mcp = await refused('/mcp');
+    expect(mcp.status).toBe(403);
+    expect(await mcp.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'The test guard refuses this caller.', data: { code: 'SVC_FORBIDDEN' } },
+    });
+  });
+
   it('still answers a malformed body on an entity route as problem+json', async () => {
     const response = await post('/books', '{"title": ');
     expect(response.status).toBe(400);

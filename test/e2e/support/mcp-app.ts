@@ -2,7 +2,14 @@
  * A Nest app over a fresh test database with the MCP switch on, listening on a free port, for the MCP suites; on
  * Fastify when `SVC_TEST_PLATFORM=fastify`.
  */
-import { Injectable, type CanActivate, type ExecutionContext, type INestApplication, type Type } from '@nestjs/common';
+import {
+  ForbiddenException,
+  Injectable,
+  type CanActivate,
+  type ExecutionContext,
+  type INestApplication,
+  type Type,
+} from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -22,11 +29,12 @@ export interface TestCaller {
   readonly role: string;
 }
 
-/** Stands in for authentication: sets `request.user` from `x-user`, lets every request through. */
+/** Stands in for authentication: sets `request.user` from `x-user`; refuses a request that sends `x-refuse`. */
 @Injectable()
 export class TestCallerGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string>; user?: TestCaller }>();
+    if (request.headers['x-refuse'] !== undefined) throw new ForbiddenException('The test guard refuses this caller.');
     const header = request.headers['x-user'];
     if (typeof header === 'string') {
       const [name = '', tenant = '', role = ''] = header.split(':');
