@@ -23,6 +23,7 @@ import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
 import { pascal } from './graphql-names';
 import { listPairs, type ListArgs } from './list-arguments';
 import { collectFields, shapePairs } from './selection-query';
+import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteInput, WriteSlot } from './write-input-types';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
@@ -105,6 +106,7 @@ export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
       type: new GraphQLNonNull(args.list),
       description: `A page of ${plan.typeName} rows.`,
       args: listArguments(args),
+      extensions: { [PAGE_EXTENSION]: pageSizeOf(plan) },
       resolve: async (_source, input, context, info) => {
         const items = collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [];
         const { pairs } = shapePairs({
@@ -121,6 +123,14 @@ export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
     };
   }
   return guardedAll(args, fields);
+}
+
+/** What the cost of an operation counts a page of this list as holding. */
+function pageSizeOf(plan: EntityPlan): PageSize {
+  const { defaultLimit, maxLimit } = plan.description.pagination;
+  // `none` answers the whole match set: counted as the largest page the entity's settings name.
+  if (plan.paging === 'none') return { defaultLimit: maxLimit, maxLimit };
+  return { defaultLimit, maxLimit, limitArgument: 'limit' };
 }
 
 function listArguments(args: EntityFieldsArgs): GraphQLFieldConfigArgumentMap {

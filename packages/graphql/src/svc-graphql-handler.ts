@@ -5,11 +5,18 @@
  */
 import { createHandler, type Handler, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { parse, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { MAX_INPUT_DEPTH, nestsDeeperThan, QueryInvalidException, type SvcContext } from '@svc/core';
+import {
+  ConfigurationException,
+  MAX_INPUT_DEPTH,
+  nestsDeeperThan,
+  QueryInvalidException,
+  type SvcContext,
+} from '@svc/core';
 import { toGraphqlError } from './graphql-errors';
 import { DocumentCache } from './document-cache';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
-import { DEFAULT_MAX_FIELDS, maxFieldsRule } from './operation-field-limit';
+import { DEFAULT_MAX_ALIASES, DEFAULT_MAX_FIELDS, maxAliasesRule, maxFieldsRule } from './operation-field-limit';
+import { maxCostRule } from './operation-cost';
 
 export interface SvcGraphqlHandlerOptions<Raw> {
   readonly schema: GraphQLSchema;
@@ -25,6 +32,19 @@ export interface SvcGraphqlHandlerOptions<Raw> {
    * @default 1000
    */
   readonly maxFields?: number;
+  /**
+   * How many fields one operation may give an alias (other than the field's own name), fragments expanded.
+   * @default 20
+   */
+  readonly maxAliases?: number;
+  /**
+   * How many values one operation's answer may hold, estimated before it runs: each field once per row of every
+   * list it is in (a page holds its limit, a to-many relation `listSize` rows).
+   * @default 100000, or twice the cost of the schema's full introspection query when that is more
+   */
+  readonly maxCost?: number;
+  /** The rows a to-many relation is estimated to hold in `maxCost`. @default 10 */
+  readonly listSize?: number;
   /** How many distinct operations are kept parsed and validated (0 turns the cache off). @default 500 */
   readonly documentCacheSize?: number;
 }
@@ -34,10 +54,12 @@ export type SvcGraphqlHandler<Raw> = Handler<Raw, unknown>;
 
 /**
  * A GraphQL-over-HTTP handler for any host. The host passes its own request as `raw`; by default the context of
- * every operation is `{ request: raw }`. Operations selecting more than `maxRootFields` root fields, or more than
- * `maxFields` fields with their fragments expanded, are refused (400) before anything runs.
+ * every operation is `{ request: raw }`. Operations selecting more than `maxRootFields` root fields, more than
+ * `maxFields` fields or `maxAliases` aliases with their fragments expanded, or whose answer could hold more than
+ * `maxCost` values, are refused (400) before anything runs.
  */
 export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandlerOptions<Raw>): SvcGraphqlHandler<Raw> {
+  requireLimits(options);
   const contextOf = options.context ?? ((request: GraphqlHttpRequest<Raw, unknown>) => ({ request: request.raw }));
   const cacheSize = options.documentCacheSize ?? 500;
   const cache = cacheSize > 0 ? new DocumentCache(cacheSize) : undefined;
@@ -63,9 +85,35 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
     validationRules: [
       maxRootFieldsRule(options.maxRootFields ?? DEFAULT_MAX_ROOT_FIELDS),
       maxFieldsRule(options.maxFields ?? DEFAULT_MAX_FIELDS),
+      maxAliasesRule(options.maxAliases ?? DEFAULT_MAX_ALIASES),
+      maxCostRule({ maxCost: options.maxCost, listSize: options.listSize }),
     ],
     context: async (request) => ({ ...(await contextOf(request)) }),
   });
+}
+
+/** The bounds a handler takes, each a whole number of at least `least` when it is given. */
+const LIMITS = {
+  maxRootFields: 1,
+  maxFields: 1,
+  maxAliases: 0,
+  maxCost: 1,
+  listSize: 1,
+  documentCacheSize: 0,
+} as const satisfies Partial<Record<keyof SvcGraphqlHandlerOptions<unknown>, number>>;
+
+/** A bound that is not a whole number in range would weaken or break every request: refused when the app starts. */
+function requireLimits(options: Partial<Record<keyof typeof LIMITS, unknown>>): void {
+  for (const [name, least] of Object.entries(LIMITS)) {
+    const value = options[name as keyof typeof LIMITS];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least) {
+      throw new ConfigurationException({
+        path: `graphql.${name}`,
+        message: `must be a whole number of at least ${least}, not ${JSON.stringify(value)}.`,
+      });
+    }
+  }
 }
 
 /** The variables object is level 1; each variable may nest as deep as the engine's highest input limit. */

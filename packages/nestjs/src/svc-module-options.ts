@@ -25,6 +25,16 @@ export interface SvcGraphqlSwitch {
   readonly maxRootFields?: number;
   /** Fields one operation may select with its fragments expanded (aliases and introspection count). @default 1000 */
   readonly maxFields?: number;
+  /** Fields one operation may give an alias, with its fragments expanded. @default 20 */
+  readonly maxAliases?: number;
+  /**
+   * Values one operation's answer may hold, estimated before it runs: each field once per row of every list it is in
+   * (a page holds its limit, a to-many relation `listSize` rows).
+   * @default 100000, or twice the cost of the schema's full introspection query when that is more
+   */
+  readonly maxCost?: number;
+  /** Rows a to-many relation is estimated to hold in `maxCost`. @default 10 */
+  readonly listSize?: number;
 }
 
 /** `mcp: { ... }`: where the agent tools are served and what they leave out. */

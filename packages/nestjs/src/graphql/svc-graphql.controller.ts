@@ -67,6 +67,9 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
         context: (request) => ({ request: request.raw }),
         maxRootFields: settings.maxRootFields,
         maxFields: settings.maxFields,
+        maxAliases: settings.maxAliases,
+        maxCost: settings.maxCost,
+        listSize: settings.listSize,
       });
     }
 
