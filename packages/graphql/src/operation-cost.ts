@@ -3,8 +3,8 @@
  * hold, estimated before anything runs. Every selected field counts once for each row of every list it sits in, with
  * fragments expanded, aliases and introspection included:
  *
- * - a page (`items` of a root list field) holds its `limit` (a literal, or a variable's default value), else the
- *   entity's default page size; a limit given as a variable without a default counts as the entity's largest page;
+ * - a page (`items` of a root list field) holds its literal `limit`, else the entity's default page size; a limit
+ *   given as a variable counts as the entity's largest page (validation is kept per document, not per request);
  * - a to-many relation, or any other list the schema does not size, counts as `listSize` rows (default 10): how many
  *   rows a relation holds is the data's, not the query's, so this is an estimate of a typical one;
  * - an introspection list counts as what the schema answers there (see introspection-size.ts).
@@ -35,7 +35,6 @@ import {
   type SelectionSetNode,
   type ValidationRule,
   type ValueNode,
-  type VariableDefinitionNode,
 } from 'graphql';
 import { introspectionStep, scopeKey, type IntrospectionScope } from './introspection-size';
 
@@ -157,10 +156,6 @@ function costOfOperation(
   listSize: number,
   cap: number,
 ): number {
-  const variables = new Map<string, VariableDefinitionNode>();
-  for (const definition of operation.variableDefinitions ?? []) {
-    variables.set(definition.variable.name.value, definition);
-  }
   /** A fragment's cost per row it is spread in, by fragment and the scope it is spread in. */
   const fragments = new Map<string, number>();
 
@@ -186,7 +181,7 @@ function costOfOperation(
     if (!definition || !node.selectionSet) return 1;
     const step = introspectionStep(schema, parent.name, definition.name, scope.introspection, node);
     const rows = isList(definition.type) ? (step?.rows ?? scope.page ?? listSize) : 1;
-    const inner: Scope = { page: pageOf(definition, node, variables), introspection: step?.scope };
+    const inner: Scope = { page: pageOf(definition, node), introspection: step?.scope };
     return 1 + rows * costOf(node.selectionSet, getNamedType(definition.type), inner, open);
   };
 
@@ -220,18 +215,14 @@ function costOfOperation(
 }
 
 /** The page size a root list field's arguments ask for, when the field is sized by Svc. */
-function pageOf(
-  definition: GraphQLField<unknown, unknown>,
-  node: FieldNode,
-  variables: ReadonlyMap<string, VariableDefinitionNode>,
-): number | undefined {
+function pageOf(definition: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined {
   const size = definition.extensions?.[PAGE_EXTENSION] as PageSize | undefined;
   if (!size) return undefined;
   const argument = size.limitArgument
     ? node.arguments?.find((entry) => entry.name.value === size.limitArgument)
     : undefined;
   // A null limit is a limit not given, as GraphQL has it.
-  const asked = argument && argument.value.kind !== Kind.NULL ? intOf(argument.value, variables) : size.defaultLimit;
+  const asked = argument && argument.value.kind !== Kind.NULL ? intOf(argument.value) : size.defaultLimit;
   return Math.max(0, Math.min(asked ?? size.maxLimit, size.maxLimit));
 }
 
@@ -251,12 +242,10 @@ function fieldOf(
   return undefined;
 }
 
-/** An integer argument: a literal, or a variable's default value; undefined when the request alone decides it. */
-function intOf(value: ValueNode, variables: ReadonlyMap<string, VariableDefinitionNode>): number | undefined {
-  if (value.kind === Kind.INT) return Number(value.value);
-  if (value.kind === Kind.VARIABLE) {
-    const fallback = variables.get(value.name.value)?.defaultValue;
-    return fallback?.kind === Kind.INT ? Number(fallback.value) : undefined;
-  }
-  return undefined;
+/**
+ * An integer argument given as a literal; undefined when a variable gives it. Validation runs once per document and
+ * its result is kept, so it cannot read a request's variables: a variable counts as the largest value it may have.
+ */
+function intOf(value: ValueNode): number | undefined {
+  return value.kind === Kind.INT ? Number(value.value) : undefined;
 }
