@@ -6,16 +6,24 @@
 import {
   Body,
   CanActivate,
+  Catch,
   Controller,
   ForbiddenException,
   Get,
+  HttpException,
   Injectable,
   Post,
+  UseFilters,
   UseGuards,
   ValidationPipe,
+  type ArgumentsHost,
+  type ExceptionFilter,
   type INestApplication,
   type LoggerService,
+  type Provider,
+  type Type,
 } from '@nestjs/common';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Svc, SvcModule, type SvcModuleOptions } from '@svc/nestjs';
@@ -82,19 +90,60 @@ class CapturingLogger implements LoggerService {
   }
 }
 
+/** An app's own catch-all filter: answers `{ caughtBy, status }`, on Express and Fastify alike. */
+@Catch()
+class AppCatchAllFilter implements ExceptionFilter {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const status = error instanceof HttpException ? error.getStatus() : 500;
+    const body = { caughtBy: 'app-catch-all', status };
+    this.adapterHost.httpAdapter.reply(host.switchToHttp().getResponse(), body, status);
+  }
+}
+
+/** An app filter for one exception type, as apps write for their own domain errors. */
+class TeapotError extends Error {}
+
+@Catch(TeapotError)
+class TeapotFilter implements ExceptionFilter {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(_error: TeapotError, host: ArgumentsHost): void {
+    this.adapterHost.httpAdapter.reply(host.switchToHttp().getResponse(), { caughtBy: 'teapot' }, 418);
+  }
+}
+
+@Controller('teapot')
+class TeapotController {
+  @Get()
+  brew(): never {
+    throw new TeapotError('short and stout');
+  }
+}
+
+/** An Svc controller that carries the app's own filter (above @Svc, so applied after it). */
+@UseFilters(AppCatchAllFilter)
+@Svc(Book, { operations: { findMany: true, findOne: true } })
+@Controller('filtered-books')
+class FilteredBooksController {}
+
 describe.each(TEST_DATABASES.filter((db) => db.name === 'sqlite'))('Svc inside a Nest app ($name)', (db) => {
-  const boot = async (svc: SvcModuleOptions = {}) => {
+  const boot = async (
+    svc: SvcModuleOptions = {},
+    app: { providers?: Provider[]; controllers?: Type[]; beforeInit?: (app: INestApplication) => void } = {},
+  ) => {
     const logger = new CapturingLogger();
     const moduleRef = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRoot(await testDataSourceOptions(db, 'e2e_nest_errors', BOOKSTORE_ENTITIES)),
         SvcModule.forRoot({ infrastructure: typeorm(), ...svc }),
       ],
-      controllers: [PlainController, BooksController, GuardedBooksController],
-      providers: [DenyGuard],
+      controllers: [PlainController, BooksController, GuardedBooksController, ...(app.controllers ?? [])],
+      providers: [DenyGuard, ...(app.providers ?? [])],
     }).compile();
-    const app: INestApplication = await initPlatformApp(moduleRef, { logger });
-    return { app, server: app.getHttpServer(), logger };
+    const nest: INestApplication = await initPlatformApp(moduleRef, { logger }, app.beforeInit);
+    return { app: nest, server: nest.getHttpServer(), logger };
   };
 
   describe('by default', () => {
@@ -154,6 +203,97 @@ describe.each(TEST_DATABASES.filter((db) => db.name === 'sqlite'))('Svc inside a
       const boom = await request(t.server).get('/plain/boom');
       expect(boom.status).toBe(500);
       expect(t.logger.errors.some((entry) => entry.includes('plain failure'))).toBe(true);
+    });
+  });
+
+  /** What an app's catch-all filter must still answer, and what stays Svc's, however the filter is registered. */
+  const expectAppFilterKept = (booted: () => Awaited<ReturnType<typeof boot>>) => {
+    it("leaves the app's routes to the app's filter: a pipe's refusal, a failure, an unknown path", async () => {
+      const invalid = await request(booted().server).post('/plain').send({ text: 3 });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body).toEqual({ caughtBy: 'app-catch-all', status: 400 });
+      const boom = await request(booted().server).get('/plain/boom');
+      expect(boom.body).toEqual({ caughtBy: 'app-catch-all', status: 500 });
+      const unknown = await request(booted().server).get('/nowhere');
+      expect(unknown.body).toEqual({ caughtBy: 'app-catch-all', status: 404 });
+    });
+
+    it('keeps problem+json on its own routes: before routing, in a guard, in a handler, under its paths', async () => {
+      const badJson = await request(booted().server)
+        .post('/books')
+        .set('Content-Type', 'application/json')
+        .send('{oops');
+      expect(badJson.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(badJson.body).toMatchObject({ code: 'SVC_MALFORMED_REQUEST' });
+      const guarded = await request(booted().server).get('/guarded-books');
+      expect(guarded.status).toBe(403);
+      expect(guarded.body).toMatchObject({ code: 'SVC_FORBIDDEN' });
+      const missing = await request(booted().server).get('/books/999999');
+      expect(missing.body).toMatchObject({ code: 'SVC_NOT_FOUND' });
+      const exploded = await request(booted().server).get('/books/explode');
+      expect(exploded.body).toMatchObject({ code: 'SVC_INTERNAL' });
+      const unknown = await request(booted().server).get('/books/1/nothing/here');
+      expect(unknown.body).toMatchObject({ code: 'SVC_ROUTE_NOT_FOUND' });
+    });
+
+    it("still lets the app's filter on an Svc controller (@UseFilters) answer that controller's errors", async () => {
+      // The app's filter gets Svc's own exception (an SvcException, with its status and code) and answers as it likes.
+      const missing = await request(booted().server).get('/filtered-books/999999');
+      expect(missing.body).toMatchObject({ caughtBy: 'app-catch-all' });
+    });
+  };
+
+  describe('with an app filter registered as APP_FILTER', () => {
+    let t: Awaited<ReturnType<typeof boot>>;
+    beforeAll(async () => {
+      t = await boot(
+        {},
+        {
+          providers: [{ provide: APP_FILTER, useClass: AppCatchAllFilter }],
+          controllers: [FilteredBooksController],
+        },
+      );
+    });
+    afterAll(() => t.app.close());
+    expectAppFilterKept(() => t);
+  });
+
+  describe('with an app filter registered by useGlobalFilters', () => {
+    let t: Awaited<ReturnType<typeof boot>>;
+    beforeAll(async () => {
+      t = await boot(
+        {},
+        {
+          controllers: [FilteredBooksController],
+          beforeInit: (app) => app.useGlobalFilters(new AppCatchAllFilter(app.get(HttpAdapterHost))),
+        },
+      );
+    });
+    afterAll(() => t.app.close());
+    expectAppFilterKept(() => t);
+  });
+
+  describe('with an app filter for one error type, and none for the rest', () => {
+    let t: Awaited<ReturnType<typeof boot>>;
+    beforeAll(async () => {
+      t = await boot(
+        {},
+        { providers: [{ provide: APP_FILTER, useClass: TeapotFilter }], controllers: [TeapotController] },
+      );
+    });
+    afterAll(() => t.app.close());
+
+    it("hands the app's own error to its filter, and the others to Nest's own answer", async () => {
+      const teapot = await request(t.server).get('/teapot');
+      expect(teapot.status).toBe(418);
+      expect(teapot.body).toEqual({ caughtBy: 'teapot' });
+      const invalid = await request(t.server).post('/plain').send({ text: 3 });
+      expect(invalid.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    });
+
+    it('keeps problem+json on its own routes', async () => {
+      const missing = await request(t.server).get('/books/999999');
+      expect(missing.body).toMatchObject({ code: 'SVC_NOT_FOUND' });
     });
   });
 });

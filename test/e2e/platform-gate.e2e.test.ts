@@ -8,8 +8,18 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { readInstalledVersion, requireSupportedPlatform, type PackageRequire } from '@svc/core';
 import { typeorm } from '@svc/typeorm';
-import { GUARDS_METADATA as NEST_GUARDS, PATH_METADATA as NEST_PATH } from '@nestjs/common/constants';
-import { CONTROLLER_PATH_METADATA, GUARDS_METADATA } from '../../packages/nestjs/src/nest-metadata-keys';
+import {
+  EXCEPTION_FILTERS_METADATA as NEST_FILTERS,
+  FILTER_CATCH_EXCEPTIONS as NEST_CATCH,
+  GUARDS_METADATA as NEST_GUARDS,
+  PATH_METADATA as NEST_PATH,
+} from '@nestjs/common/constants';
+import {
+  CONTROLLER_PATH_METADATA,
+  EXCEPTION_FILTERS_METADATA,
+  FILTER_CATCH_EXCEPTIONS,
+  GUARDS_METADATA,
+} from '../../packages/nestjs/src/nest-metadata-keys';
 import { nestPlatform, NEST_RANGE } from '../../packages/nestjs/src/nest-platform';
 import { typeormPlatform, TYPEORM_RANGE } from '../../packages/typeorm/src/typeorm-platform';
 import { BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
@@ -94,6 +104,8 @@ describe('the platform gate', () => {
     it("names Nest's metadata keys as the installed Nest does (Svc imports no Nest internals)", () => {
       expect(GUARDS_METADATA).toBe(NEST_GUARDS);
       expect(CONTROLLER_PATH_METADATA).toBe(NEST_PATH);
+      expect(EXCEPTION_FILTERS_METADATA).toBe(NEST_FILTERS);
+      expect(FILTER_CATCH_EXCEPTIONS).toBe(NEST_CATCH);
     });
 
     it('boots an app on them', async () => {

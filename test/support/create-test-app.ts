@@ -61,12 +61,15 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 export async function initPlatformApp(
   moduleRef: TestingModule,
   options: NestApplicationOptions = {},
+  /** What the app's main.ts does between creating the app and starting it (`app.useGlobalFilters(...)`). */
+  beforeInit?: (app: INestApplication) => void,
 ): Promise<INestApplication> {
   const app =
     TEST_PLATFORM === 'fastify'
       ? moduleRef.createNestApplication(new FastifyAdapter({ bodyLimit: EXPRESS_BODY_LIMIT }), options)
       : moduleRef.createNestApplication(options);
   try {
+    beforeInit?.(app);
     await app.init();
     if (TEST_PLATFORM === 'fastify')
       await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();

@@ -9,3 +9,9 @@ export const CONTROLLER_PATH_METADATA = 'path';
 
 /** Where `@UseGuards(...)` keeps a class's or a handler's guards. */
 export const GUARDS_METADATA = '__guards__';
+
+/** Where `@UseFilters(...)` keeps a class's or a handler's exception filters. */
+export const EXCEPTION_FILTERS_METADATA = '__exceptionFilters__';
+
+/** Where `@Catch(...)` keeps the exception types a filter catches (none: every exception). */
+export const FILTER_CATCH_EXCEPTIONS = '__filterCatchExceptions__';

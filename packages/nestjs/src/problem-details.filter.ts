@@ -1,12 +1,26 @@
 /**
- * The exception filter Svc registers: errors on Svc's routes (a guard's refusal, bad JSON, a body too large, an unknown
+ * The exception filter of Svc's routes. Errors on them (a guard's refusal, bad JSON, a body too large, an unknown
  * path under an Svc controller) answer as problem+json, and those at the GraphQL and MCP endpoints in their protocol's
- * own shape; every other route of the app keeps Nest's own format, unless the app opts in with `problemDetails: 'all'`.
+ * own shape. Every other error goes to the app's own global filters, as if Svc's were not there, or to Nest's own
+ * answer when the app has none; with `problemDetails: 'all'` Svc answers them too.
+ *
+ * It is on every Svc controller (so the app's global filters never take Svc's routes, and an `@UseFilters` of the app
+ * on an Svc controller still comes first), and global, for what fails before a route is found: a body the parser
+ * refused, an unknown path.
  */
-import { ArgumentsHost, Catch, HttpException, Inject, type ExecutionContext } from '@nestjs/common';
-import { BaseExceptionFilter } from '@nestjs/core';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  Inject,
+  type ExceptionFilter,
+  type ExecutionContext,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { ApplicationConfig, BaseExceptionFilter } from '@nestjs/core';
 import { SvcException, type SvcErrorCode } from '@svc/core';
 import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
+import { EXCEPTION_FILTERS_METADATA, FILTER_CATCH_EXCEPTIONS } from './nest-metadata-keys';
 import { writeProblem } from './problem-response';
 import { writeSurfaceError } from './surface-errors';
 import { declarationOf } from './svc-declarations';
@@ -22,13 +36,29 @@ const BY_STATUS: Readonly<Record<number, SvcErrorCode>> = {
   415: 'SVC_UNSUPPORTED_MEDIA_TYPE',
 };
 
+/** The apps whose global filters end with Svc's. */
+const registeredLast = new WeakSet<ApplicationConfig>();
+
 @Catch()
-export class ProblemDetailsFilter extends BaseExceptionFilter {
+export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModuleInit {
   constructor(
     @Inject(SVC_OPTIONS) private readonly options: SvcModuleOptions,
     @Inject(SvcRegistry) private readonly registry: SvcRegistry,
+    @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
   ) {
     super();
+  }
+
+  /**
+   * Registered once more as the app initialises, after the app's `useGlobalFilters` and every `APP_FILTER`: Nest
+   * answers what fails before routing with the last global filter that takes it, so a body refused on an Svc path is
+   * Svc's to answer. Everything else it hands on to the app's filters.
+   */
+  onModuleInit(): void {
+    // Nest builds one instance per module that uses it (each Svc controller's module): one registration is enough.
+    if (registeredLast.has(this.appConfig)) return;
+    registeredLast.add(this.appConfig);
+    this.appConfig.addGlobalFilter(this);
   }
 
   override catch(error: unknown, host: ArgumentsHost): void {
@@ -44,6 +74,11 @@ export class ProblemDetailsFilter extends BaseExceptionFilter {
       writeProblem(request, http.getResponse<Response>(), toSvc(error));
       return;
     }
+    const appFilter = this.appFilterFor(error);
+    if (appFilter) {
+      appFilter.catch(error, host);
+      return;
+    }
     super.catch(error, host);
   }
 
@@ -53,6 +88,31 @@ export class ProblemDetailsFilter extends BaseExceptionFilter {
     if (controller) return declarationOf(controller) !== undefined;
     return this.registry.servesPath(request.path ?? request.url);
   }
+
+  /**
+   * The app's global filter Nest would have chosen for `error` without Svc's: the last registered one whose `@Catch`
+   * takes it. Filters the app scopes to a request (`APP_FILTER` with `scope: REQUEST`) are not among them.
+   */
+  private appFilterFor(error: unknown): ExceptionFilter | undefined {
+    const filters = this.appConfig.getGlobalFilters();
+    for (let index = filters.length - 1; index >= 0; index--) {
+      const filter = filters[index]!;
+      if (filter instanceof ProblemDetailsFilter) continue;
+      const caught = (Reflect.getMetadata(FILTER_CATCH_EXCEPTIONS, filter.constructor) ?? []) as Function[];
+      if (caught.length === 0 || caught.some((type) => error instanceof type)) return filter;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Puts Svc's filter on a controller, before the filters the controller already has (Nest tries a controller's
+ * filters last to first, so an `@UseFilters` of the app's on it stays first, whichever side of `@Svc` it is).
+ */
+export function useProblemDetailsFilter(controller: Function): void {
+  const existing = (Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, controller) ?? []) as unknown[];
+  if (existing.includes(ProblemDetailsFilter)) return;
+  Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [ProblemDetailsFilter, ...existing], controller);
 }
 
 /** Maps Nest and body-parser errors to catalog codes; anything else stays as it is (SVC_INTERNAL at worst). */

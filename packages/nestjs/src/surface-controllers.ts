@@ -8,6 +8,7 @@ import { graphqlSettingsOf, svcGraphqlController } from './graphql/svc-graphql.c
 import { svcMcpController } from './mcp/svc-mcp.controller';
 import { hideFromOpenApi } from './openapi/apply-openapi';
 import { markSurface, type SvcSurfaceKind } from './surface-errors';
+import { useProblemDetailsFilter } from './problem-details.filter';
 
 /** One controller per surface switched on; each surface adds its line here. */
 export function surfaceControllers(switches: SvcSurfaceSwitches): Type[] {
@@ -22,5 +23,6 @@ export function surfaceControllers(switches: SvcSurfaceSwitches): Type[] {
 /** The controller, marked with the protocol its errors answer in. */
 function surface(controller: Type, kind: SvcSurfaceKind): Type {
   markSurface(controller, kind);
+  useProblemDetailsFilter(controller);
   return controller;
 }

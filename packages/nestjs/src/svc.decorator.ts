@@ -4,6 +4,7 @@ import type { EntityConfig } from '@svc/core';
 import { recordDeclaration } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
 import { defineRoutes } from './svc-routes';
+import { useProblemDetailsFilter } from './problem-details.filter';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
 
 export function Svc(entity: Function, config: EntityConfig = {}): ClassDecorator {
@@ -11,5 +12,6 @@ export function Svc(entity: Function, config: EntityConfig = {}): ClassDecorator
     recordDeclaration({ controller, entity, config });
     Inject(SvcRegistry)(controller.prototype, SVC_REGISTRY_PROPERTY);
     defineRoutes(controller, config);
+    useProblemDetailsFilter(controller);
   };
 }

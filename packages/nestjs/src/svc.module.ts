@@ -62,7 +62,8 @@ export class SvcModule {
         ...optionProviders,
         SvcRegistry,
         ...services,
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        ProblemDetailsFilter,
+        { provide: APP_FILTER, useExisting: ProblemDetailsFilter },
       ],
       exports: [SvcRegistry, SVC_OPTIONS, ...services],
     };
