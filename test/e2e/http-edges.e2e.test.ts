@@ -1,6 +1,6 @@
 /** HTTP edges: OPTIONS answers for the operations really served; ETags of shaped bodies still work with If-Match. */
 import request from 'supertest';
-import { Author, BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
+import { Author, BOOKSTORE_ENTITIES, Book, Note } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 
@@ -17,12 +17,35 @@ describe.each(TEST_DATABASES)('HTTP edges on $name', (db) => {
       controllers: [
         svcController('books', Book, { include: { fields: ['author'] } }),
         svcController('authors', Author),
+        svcController('notes', Note),
       ],
     });
     authorId = (await request(t.server).post('/authors').send({ name: 'Ann' }).expect(201)).body.id;
     bookId = (await request(t.server).post('/books').send({ title: 'T', authorId }).expect(201)).body.id;
   });
   afterAll(() => t.close());
+
+  describe('GET /<collection>/events where realtime is off', () => {
+    it('answers as for any other id: an integer key refuses the word as it refuses any', async () => {
+      const events = await request(t.server).get('/books/events');
+      const word = await request(t.server).get('/books/eventz');
+      expect(events.status).toBe(400);
+      expect(events.body).toMatchObject({
+        code: 'SVC_QUERY_INVALID',
+        errors: [{ param: 'id', code: 'invalid_value' }],
+      });
+      expect({ status: events.status, errors: events.body.errors }).toEqual({
+        status: word.status,
+        errors: [{ ...word.body.errors[0], detail: word.body.errors[0].detail.replace('eventz', 'events') }],
+      });
+    });
+
+    it('answers 404 where the key is a uuid, as for any row that does not exist', async () => {
+      const events = await request(t.server).get('/notes/events');
+      expect(events.status).toBe(404);
+      expect(events.body).toMatchObject({ code: 'SVC_NOT_FOUND', params: { id: 'events' } });
+    });
+  });
 
   describe('OPTIONS', () => {
     it('lists the methods served on a path', async () => {

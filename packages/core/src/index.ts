@@ -143,7 +143,7 @@ export { realtimeEnvelopeOf, realtimeEventOf } from './realtime/event-subject';
 export type { RealtimeEnvelope } from './realtime/event-subject';
 export { realtimeEventsOf } from './operations/realtime-subscription';
 export type { RealtimeSubscription, SubscribeOptions } from './operations/realtime-subscription';
-export { routeTableOf } from './operations/route-table';
+export { routeTableOf, EVENTS_PATH } from './operations/route-table';
 export type { SvcRoute, HttpMethod } from './operations/route-table';
 export { describeEntity } from './service/entity-description';
 export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA, referenceRulesJsonSchema } from './service/json-schema';

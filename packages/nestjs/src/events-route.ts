@@ -3,7 +3,7 @@
  * (bad filter 400, policy 403, problem+json through Nest's filter), then handed to the SSE transport, which owns the
  * connection from there. Where the entity publishes no events, the path is what it was before: a `findOne` of `events`.
  */
-import { SvcException } from '@svc/core';
+import { EVENTS_PATH, SvcException } from '@svc/core';
 import {
   queryPairsOf,
   requestStream,
@@ -46,7 +46,15 @@ function findOneGuardsOf(registry: SvcRegistry, controller: Function) {
   return guards;
 }
 
-export function createEventsHandler(controller: Function, findOne: RouteHandler | undefined): RouteHandler {
+/**
+ * @param param the name of the findOne route's key parameter (`id`, or the entity's identifier field), which the
+ *   fallback fills with `events`, as the findOne route would have read it from the path
+ */
+export function createEventsHandler(
+  controller: Function,
+  findOne: RouteHandler | undefined,
+  param: string,
+): RouteHandler {
   return async function svcEvents(this: Record<string, unknown>, request, response): Promise<void> {
     const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
     const transport = registry.sse;
@@ -55,6 +63,7 @@ export function createEventsHandler(controller: Function, findOne: RouteHandler 
       // Not a subscription here: the row whose id is `events`, answered as the findOne route answers it, behind the
       // findOne route's own guards (this route carries findMany's).
       await findOneGuardsOf(registry, controller)(request, response);
+      (request as { params?: Record<string, string | undefined> }).params = { ...request.params, [param]: EVENTS_PATH };
       const body = await findOne.call(this, request, response);
       const status = (response as { statusCode?: number }).statusCode ?? 200;
       sendNow(response, status, body === undefined ? undefined : JSON.stringify(body));

@@ -44,7 +44,7 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     if (route.stream) {
       // Where realtime is off, `GET /events` stays the findOne of a row whose id is `events`.
       const findOne = table.find((other) => other.operation === 'findOne' && other.path === `:${param}`);
-      const handler = createEventsHandler(controller, findOne && handlerOf(findOne));
+      const handler = createEventsHandler(controller, findOne && handlerOf(findOne), param);
       defineRoute(controller, name, route.path, METHODS[route.method], handler);
       decorateRoute(controller, name, decoratorsOf(config, 'findMany'));
       continue;
