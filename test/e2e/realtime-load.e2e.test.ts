@@ -13,6 +13,7 @@ import { EventSource } from 'eventsource';
 import { Column, Entity, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
+import { report } from '../support/test-report';
 
 @Entity('rl_label')
 class Label {
@@ -212,7 +213,7 @@ describe.each(TEST_DATABASES)('realtime under load on $name', (db) => {
       gc();
       const growth = process.memoryUsage().heapUsed - heapBefore;
       const listenersAfter = server.listenerCount('request') + server.listenerCount('connection');
-      console.log(
+      report(
         `1,000 SSE connect/disconnect cycles: heap ${(heapBefore / 1e6).toFixed(1)} MB -> ${((heapBefore + growth) / 1e6).toFixed(1)} MB, server listeners ${listenersBefore} -> ${listenersAfter}, open connections ${transport.connectionCount()}`,
       );
       expect(listenersAfter).toBe(listenersBefore);

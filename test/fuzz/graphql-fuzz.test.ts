@@ -6,7 +6,8 @@
  * (when every relation holds at most listSize rows, as the seed makes them), and none is larger than a few megabytes
  * or slower than a few seconds. No table may change, and no prototype may gain a key.
  *
- * FUZZ_SEED=<n or text> replays another stream (the seed is printed); FUZZ_CASES=<factor> scales the case counts.
+ * FUZZ_SEED=<n or text> replays another stream (the seed is written to test-output/report.txt); FUZZ_CASES=<factor>
+ * scales the case counts.
  */
 import type { AddressInfo } from 'node:net';
 import { operationCost, buildSvcSchema } from '@svc/graphql';
@@ -19,6 +20,7 @@ import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases
 import { formatCounts, prototypeSnapshot, runPool, tableChecksums, type TableChecksums } from './fuzz-support';
 import { Prng, seedFrom } from './query-generator';
 import { GraphqlGenerator, type GraphqlCase } from './graphql-generator';
+import { report } from '../support/test-report';
 
 const SEED = seedFrom(process.env['FUZZ_SEED'], 20261127);
 const SCALE = Number(process.env['FUZZ_CASES'] ?? '1') > 0 ? Number(process.env['FUZZ_CASES'] ?? '1') : 1;
@@ -106,7 +108,7 @@ describe.each(TEST_DATABASES)('GraphQL fuzz on $name', (db) => {
       counts.set(status, (counts.get(status) ?? 0) + 1);
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(
+    report(
       `graphql fuzz ${db.name}: ${cases.length} cases, seed ${SEED}, ${seconds} s, largest answer ` +
         `${largest} bytes, slowest ${Math.round(slowest)} ms: ${formatCounts(counts)}\n`,
     );

@@ -11,6 +11,7 @@ import { createTestApp, svcController, type TestApp } from '../support/create-te
 import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases';
 import { bodyOf, contractViolation, formatCounts, prototypeSnapshot } from './fuzz-support';
 import { HOSTILE_STRINGS, Prng, seedFrom } from './query-generator';
+import { report } from '../support/test-report';
 
 const SEED = seedFrom(process.env['FUZZ_SEED'], 20261124);
 const SCALE = Number(process.env['FUZZ_CASES'] ?? 1);
@@ -166,9 +167,7 @@ describe.each(TEST_DATABASES)('hostile body fuzz on $name', (db) => {
       if (res.status >= 500) failures.push(`${label} -> ${res.status} ${JSON.stringify(bodyOf(res)).slice(0, 300)}`);
       if (res.status >= 400 && (await stateOf(book)) !== before) failures.push(`${label} -> ${res.status} wrote part`);
     }
-    process.stdout.write(
-      `hostile body fuzz ${db.name}: ${CASES[db.name] * SCALE} cases, seed ${SEED}: ${formatCounts(counts)}\n`,
-    );
+    report(`hostile body fuzz ${db.name}: ${CASES[db.name] * SCALE} cases, seed ${SEED}: ${formatCounts(counts)}\n`);
     expect(failures.slice(0, 10)).toEqual([]);
     expect(prototypeSnapshot()).toEqual(prototypes);
   }, 600_000);

@@ -10,6 +10,7 @@ import { createTestApp, svcController, type TestApp } from '../support/create-te
 import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases';
 import { bodyOf, contractViolation, formatCounts, runPool, tableChecksums } from './fuzz-support';
 import { HOSTILE_STRINGS, Prng, seedFrom } from './query-generator';
+import { report } from '../support/test-report';
 
 const SEED = seedFrom(process.env['FUZZ_SEED'], 20261123);
 const CASES: Record<TestDatabaseName, number> = { sqlite: 3_000, postgres: 1_500, mysql: 1_500 };
@@ -121,7 +122,7 @@ describe.each(TEST_DATABASES)('keyset token fuzz on $name', (db) => {
       const reason = contractViolation(res, { keyset: true });
       if (reason) failures.push(`GET ${url} -> ${res.status} (${reason}) ${JSON.stringify(bodyOf(res)).slice(0, 300)}`);
     });
-    process.stdout.write(`keyset fuzz ${db.name}: ${cases.length} cases, seed ${SEED}: ${formatCounts(counts)}\n`);
+    report(`keyset fuzz ${db.name}: ${cases.length} cases, seed ${SEED}: ${formatCounts(counts)}\n`);
     expect(failures.slice(0, 10)).toEqual([]);
     expect(await tableChecksums(t.dataSource)).toEqual(before);
   }, 300_000);

@@ -5,8 +5,9 @@
  * bookstore. Every answer must be a list envelope or an RFC 9457 problem below 500, no table may change, and no
  * prototype may gain a key.
  *
- * FUZZ_SEED=<n or text> replays another stream (the seed is printed); FUZZ_CASES=<factor> scales the case counts
- * (FUZZ_CASES=0.1 for a quick run, FUZZ_CASES=5 for a long one); FUZZ_VERBOSE=1 prints the problem codes seen.
+ * FUZZ_SEED=<n or text> replays another stream (the seed is in test-output/report.txt); FUZZ_CASES=<factor> scales
+ * the counts (FUZZ_CASES=0.1 for a quick run, FUZZ_CASES=5 for a long one); FUZZ_VERBOSE=1 reports the problem codes
+ * seen.
  */
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -23,6 +24,7 @@ import {
   type TableChecksums,
 } from './fuzz-support';
 import { OWN_COLUMNS, Prng, QueryGenerator, seedFrom, type FuzzCase } from './query-generator';
+import { report } from '../support/test-report';
 
 const SEED = seedFrom(process.env['FUZZ_SEED'], 20261123);
 const SCALE = Number(process.env['FUZZ_CASES'] ?? '1') > 0 ? Number(process.env['FUZZ_CASES'] ?? '1') : 1;
@@ -30,7 +32,7 @@ const CASES: Record<TestDatabaseName, number> = { sqlite: 20_000, postgres: 5_00
 const CONCURRENCY = 20;
 /** Below Node's 16 KB header limit, with room for the request line and headers. */
 const MAX_QUERY_LENGTH = 14_000;
-/** FUZZ_VERBOSE=1 prints how often each problem code came back, with a sample query each. */
+/** FUZZ_VERBOSE=1 reports how often each problem code came back, with a sample query each. */
 const VERBOSE = process.env['FUZZ_VERBOSE'] === '1';
 const ENTITIES = [Author, Tag, Book, Review];
 
@@ -121,12 +123,12 @@ describe.each(TEST_DATABASES)('query fuzz on $name', (db) => {
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const skippedText = skipped.size > 0 ? `; known bugs skipped: ${formatCounts(skipped)}` : '';
-    process.stdout.write(
+    report(
       `fuzz ${db.name}: ${cases.length} cases, seed ${SEED}, ${seconds} s: ${formatCounts(counts)}${skippedText}\n`,
     );
     if (VERBOSE) {
       for (const [code, count] of [...codes.entries()].sort(([, a], [, b]) => b - a)) {
-        process.stdout.write(`  ${count}\t${code}\t${samples.get(code)}\n`);
+        report(`  ${count}\t${code}\t${samples.get(code)}\n`);
       }
     }
     if (failures.length > 0) {

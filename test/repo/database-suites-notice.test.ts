@@ -44,7 +44,8 @@ describe('the database suites notice', () => {
   describe('for the Redis suites', () => {
     it('names SVC_TEST_REDIS_URL with an example value when it is unset or empty, and says nothing when it is set', () => {
       expect(redisSuitesNotice({})).toBe(
-        'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (see README.md, "pnpm test").',
+        'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (its database 0; /5 at the end for ' +
+          'database 5; see README.md, "pnpm test").',
       );
       expect(redisSuitesNotice({ SVC_TEST_REDIS_URL: '' })).toMatch(/^Redis suites did not run/);
       expect(redisSuitesNotice({ SVC_TEST_REDIS_URL: 'redis://db:6379' })).toBeUndefined();

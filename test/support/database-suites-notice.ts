@@ -26,7 +26,10 @@ export const REDIS_SUITE = /\bdescribeWithRedis\b/;
 /** The notice for Redis suites when `SVC_TEST_REDIS_URL` is unset; undefined when it is set. */
 export function redisSuitesNotice(env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (env['SVC_TEST_REDIS_URL']) return undefined;
-  return 'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (see README.md, "pnpm test").';
+  return (
+    'Redis suites did not run: set SVC_TEST_REDIS_URL=redis://127.0.0.1:6379 (its database 0; /5 at the end for ' +
+    'database 5; see README.md, "pnpm test").'
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Starts the bookstore: `pnpm example` at the repository root. Prints its URL and, on a first start, what it seeded;
+ * Starts the bookstore: `pnpm example` at the repository root. Prints its address and one line per surface (REST,
+ * Swagger UI, GraphQL, MCP, realtime events, the live page) and, on a first start, what it seeded;
  * Nest's own log (the route table and the module list) only with `VERBOSE=1` or `--verbose`. Ctrl-C or SIGTERM
  * closes the app (the HTTP server and the database connection) and exits with status 0.
  */
@@ -22,7 +23,24 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   const seeded = app.get(BookstoreSeeder).seeded;
   if (seeded) console.log(seeded);
-  console.log(`Svc bookstore listening on http://localhost:${port}/books (Ctrl-C to stop)`);
+  console.log(surfaces(`http://localhost:${port}`));
+}
+
+/** One line per surface the app serves, the first with the address the tests and scripts read. */
+function surfaces(origin: string): string {
+  const lines: [string, string][] = [
+    ['/', 'live page: the books as they change'],
+    ['/books', 'REST (and /authors, /tags, /reviews)'],
+    ['/docs', 'Swagger UI (the OpenAPI document at /docs-json)'],
+    ['/graphql', 'GraphQL over HTTP'],
+    ['/mcp', 'MCP agent tools (Streamable HTTP)'],
+    ['/books/events', 'realtime events (server-sent events)'],
+  ];
+  const width = Math.max(...lines.map(([path]) => origin.length + path.length));
+  return [
+    `Svc bookstore listening on ${origin} (Ctrl-C to stop)`,
+    ...lines.map(([path, what]) => `  ${`${origin}${path}`.padEnd(width)}  ${what}`),
+  ].join('\n');
 }
 
 /**

@@ -73,8 +73,12 @@ describe('pnpm example, as a process', () => {
 
   it('prints its URL without Nest’s route table, serves it, and exits 0 on SIGTERM', async () => {
     started = await startExample();
-    const response = await fetch(`${started.url}?limit=1`);
+    const response = await fetch(`${started.url}/books?limit=1`);
     expect(response.status).toBe(200);
+    // One line per surface, each with its address.
+    for (const path of ['/', '/books', '/docs', '/graphql', '/mcp', '/books/events']) {
+      expect(started.output()).toContain(`  ${started.url}${path} `);
+    }
 
     started.child.kill('SIGTERM');
     expect(await started.exit).toEqual({ code: 0, signal: null });
