@@ -3,7 +3,8 @@
  * generated route, with its parameters, bodies and responses derived from the description API, valid 3.1 as it is.
  */
 import { ApiOperation, ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { sse } from '@svc/sse';
 import { z } from 'zod';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
@@ -21,6 +22,18 @@ import { TEST_DATABASES } from '../support/test-databases';
 class BookUpdateInput {
   @IsString() @MaxLength(200) title!: string;
   @IsOptional() @IsInt() pages?: number;
+}
+
+class RetitleReason {
+  @IsIn(['typo', 'rebrand']) kind!: string;
+  @IsOptional() @IsString() @MaxLength(500) note?: string;
+}
+
+/** A custom write's class-validator body, with a nested class. */
+class RetitleBody {
+  @IsString() @MaxLength(200) title!: string;
+  @IsOptional() @IsInt() @Min(1) edition?: number;
+  @ValidateNested() @Type(() => RetitleReason) reason!: RetitleReason;
 }
 
 const BookCreateInput = z.object({ title: z.string().min(1).max(200), pages: z.number().int().min(0).optional() });
@@ -53,6 +66,11 @@ const Books = svcController('books', Book, {
       handler: () => null,
     },
     shortMany: { kind: 'read', cardinality: 'many', handler: () => ({ entities: [], total: 0 }) },
+    retitleOne: {
+      schema: { input: RetitleBody },
+      meta: { routes: { method: 'POST', path: ':id/retitle', successStatus: 200 } },
+      handler: () => null,
+    },
   },
 });
 /** A second controller of the same entity: its operation ids must not collide with the first's. */
@@ -295,10 +313,15 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
       );
     });
 
-    it('updateOne takes the fields of its class-validator slot, typed from the columns, in 3.1 form', () => {
+    it('updateOne takes the fields of its class-validator slot, with the constraints of its decorators', () => {
       const schema = operation('/books/{id}', 'put')!.requestBody!.content['application/json']!.schema;
       expect(Object.keys(schema.properties as object)).toEqual(['title', 'pages']);
-      expect(schema).toMatchObject({ required: ['title'], additionalProperties: false });
+      expect(schema).toMatchObject({
+        type: 'object',
+        required: ['title'],
+        additionalProperties: false,
+        properties: { title: { type: 'string', maxLength: 200 }, pages: { type: 'integer' } },
+      });
       expect(parameterNames(operation('/books/{id}', 'put'))).toContain('If-Match');
     });
 
@@ -390,6 +413,29 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
       expect(publish.requestBody!.required).toBe(false);
       expect(Object.keys(publish.responses)).toEqual(expect.arrayContaining(['200', '204', '404', '409']));
       expect(publish.responses['200']!.content!['application/json']!.schema.title).toBe('Book');
+    });
+
+    it("a custom write's class-validator body is described from its decorators, nested classes inlined", () => {
+      const retitle = operation('/books/{id}/retitle', 'post')!;
+      expect(retitle.requestBody!.required).toBe(true);
+      expect(retitle.requestBody!.content['application/json']!.schema).toEqual({
+        type: 'object',
+        additionalProperties: false,
+        required: ['title', 'reason'],
+        properties: {
+          title: { type: 'string', maxLength: 200 },
+          edition: { type: 'integer', minimum: 1 },
+          reason: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind'],
+            properties: {
+              kind: { type: 'string', enum: ['typo', 'rebrand'] },
+              note: { type: 'string', maxLength: 500 },
+            },
+          },
+        },
+      });
     });
 
     it('a custom read of cardinality many takes the list grammar and answers the envelope', () => {

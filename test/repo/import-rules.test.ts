@@ -99,9 +99,11 @@ const RULES: readonly PackageRule[] = [
       specifier === 'reflect-metadata' ||
       specifier === 'class-validator' ||
       specifier === 'class-transformer' ||
+      // class-validator's metadata read as JSON Schema (its dependency, docs/adr/0033).
+      specifier === 'class-validator-jsonschema' ||
       specifier.startsWith('node:'),
     allowed:
-      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', the root of each '@nestjs/*' package (no subpath: those are Nest's internals), 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer' and Node builtins",
+      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', the root of each '@nestjs/*' package (no subpath: those are Nest's internals), 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer', 'class-validator-jsonschema' and Node builtins",
   },
   {
     folder: 'graphql',

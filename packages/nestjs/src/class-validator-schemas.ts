@@ -2,10 +2,20 @@
 import type { ClassSchemaAdapter, SvcErrorItem } from '@svc/core';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 export function classValidatorSchemas(): ClassSchemaAdapter {
   const fields = new Map<Function, readonly string[]>();
+  const jsonSchemas = new Map<Function, Readonly<Record<string, unknown>>>();
   return {
+    jsonSchemaOf(schema) {
+      let json = jsonSchemas.get(schema);
+      if (!json) {
+        json = classJsonSchema(schema);
+        jsonSchemas.set(schema, json);
+      }
+      return json;
+    },
     fieldsOf(schema) {
       let names = fields.get(schema);
       if (!names) {
@@ -30,6 +40,38 @@ export function classValidatorSchemas(): ClassSchemaAdapter {
       return { value };
     },
   };
+}
+
+/** Where class-validator-jsonschema points at nested classes' schemas, to be inlined. */
+const DEFS = '#/definitions/';
+
+/**
+ * The JSON Schema of a class from its class-validator decorators, by class-validator-jsonschema (a well-kept reading
+ * of the same metadata, so Svc keeps no table of its own of what each decorator means). Nested classes
+ * (`@ValidateNested()` with `@Type(() => Inner)`) are inlined, so the schema stands alone wherever it is put (an
+ * OpenAPI document resolves `$ref` from its own root); a class nested in itself stops at `{ type: 'object' }`. Svc
+ * validates with `forbidNonWhitelisted`, so no object takes a property its class does not declare.
+ */
+function classJsonSchema(schema: Function): Readonly<Record<string, unknown>> {
+  const named = validationMetadatasToSchemas({ refPointerPrefix: DEFS }) as Record<string, Record<string, unknown>>;
+  const inline = (value: unknown, open: ReadonlySet<string>): unknown => {
+    if (Array.isArray(value)) return value.map((item) => inline(item, open));
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith(DEFS)) {
+      const name = ref.slice(DEFS.length);
+      const target = named[name];
+      if (!target || open.has(name)) return { type: 'object' };
+      return inline(closed(target), new Set([...open, name]));
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner, open)]));
+  };
+  const root = closed(targetConstructorToSchema(schema, { refPointerPrefix: DEFS }) as Record<string, unknown>);
+  return inline(root, new Set([schema.name])) as Record<string, unknown>;
+}
+
+function closed(schema: Record<string, unknown>): Record<string, unknown> {
+  return schema['type'] === 'object' ? { ...schema, additionalProperties: false } : schema;
 }
 
 function toItems(error: ValidationError, prefix: string): SvcErrorItem[] {

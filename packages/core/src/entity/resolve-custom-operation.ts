@@ -4,6 +4,7 @@ import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { ListQueryConfig } from '../query/list-query-config';
 import {
   isStandardSchema,
+  inputJsonSchemaOf,
   requireClassSchemas,
   standardValidator,
   type BodyValidator,
@@ -67,6 +68,7 @@ export function resolveCustomOperation(args: {
       cardinality: config.cardinality ?? 'one',
       realtimeEvent: config.realtimeEvent,
       input: kind === 'write' ? inputValidator(entity, `${path}.input`, config.schema?.input, scope.args) : undefined,
+      inputJsonSchema: kind === 'write' ? inputJsonSchemaOf(config.schema?.input, scope.args.classSchemas) : undefined,
       outputClassFields: typeof output === 'function' ? runtimeFields(entity, `${path}.output`, output) : undefined,
       outputList: Array.isArray(output) ? Object.freeze([...(output as string[])]) : undefined,
     }),

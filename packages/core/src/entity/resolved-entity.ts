@@ -35,6 +35,8 @@ export interface CustomOperationSpec {
   readonly realtimeEvent?: string;
   /** `schema.input`: validates (and may transform) the body; absent, the body reaches the handler as sent. */
   readonly input?: BodyValidator;
+  /** The JSON Schema of what `input` accepts, when its validator can say (for OpenAPI). */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   /** `schema.output` as a class: its runtime fields (empty when it has none, which rule 7 reports per request). */
   readonly outputClassFields?: readonly string[];
   /** `schema.output` as a field list. */

@@ -16,6 +16,11 @@ export interface ClassSchemaAdapter {
   fieldsOf(schema: Function): readonly string[];
   /** `partial`: fields left out are not required (patch). */
   validate(schema: Function, body: unknown, options: { readonly partial: boolean }): Promise<ValidationOutcome>;
+  /**
+   * The JSON Schema (draft 2020-12) of what the class accepts, for documents (OpenAPI) to show; undefined when the
+   * adapter cannot say.
+   */
+  jsonSchemaOf?(schema: Function): Readonly<Record<string, unknown>> | undefined;
 }
 
 export type BodyValidator = (body: unknown) => Promise<ValidationOutcome>;
@@ -53,4 +58,34 @@ export function standardValidator(schema: StandardSchemaV1): BodyValidator {
       })),
     };
   };
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of what a body validator accepts: a schema class's from its adapter, a Standard
+ * Schema validator's when it implements Standard JSON Schema (`~standard.jsonSchema.input`, as zod 4 does).
+ * Undefined when neither can say; `partial` leaves out `required` (a patch).
+ */
+export function inputJsonSchemaOf(
+  value: unknown,
+  adapter: ClassSchemaAdapter | undefined,
+  options: { readonly partial?: boolean } = {},
+): Readonly<Record<string, unknown>> | undefined {
+  const schema = typeof value === 'function' ? adapter?.jsonSchemaOf?.(value) : standardJsonSchemaOf(value);
+  if (!schema || !options.partial) return schema;
+  const { required: _required, ...partial } = schema;
+  return partial;
+}
+
+function standardJsonSchemaOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (!isStandardSchema(value)) return undefined;
+  const converter = (value as { '~standard': { jsonSchema?: { input?: unknown } } })['~standard'].jsonSchema;
+  if (typeof converter?.input !== 'function') return undefined;
+  try {
+    const schema = (converter.input as (options: { target: string }) => unknown)({ target: 'draft-2020-12' });
+    return schema !== null && typeof schema === 'object' && !Array.isArray(schema)
+      ? (schema as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined; // a validator that cannot say its shape still validates; the document shows its fields
+  }
 }

@@ -2,7 +2,13 @@
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import { isStandardSchema, requireClassSchemas, standardValidator, type ClassSchemaAdapter } from './body-validators';
+import {
+  inputJsonSchemaOf,
+  isStandardSchema,
+  requireClassSchemas,
+  standardValidator,
+  type ClassSchemaAdapter,
+} from './body-validators';
 import { buildWriteSchema, type WriteSchema, type WriteSlot } from './write-schema';
 
 export interface InputSlotArgs {
@@ -25,10 +31,15 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     const schema = value as Function;
     const fields = adapter.fieldsOf(schema);
     const base = buildWriteSchema({ entity, metadata, slot, list: fields });
-    return { ...base, validator: (body) => adapter.validate(schema, body, { partial: slot === 'patch' }) };
+    const jsonSchema = inputJsonSchemaOf(schema, adapter, { partial: slot === 'patch' });
+    return {
+      ...base,
+      validator: (body) => adapter.validate(schema, body, { partial: slot === 'patch' }),
+      ...(jsonSchema ? { jsonSchema } : {}),
+    };
   }
   if (isStandardSchema(value)) {
-    const jsonSchema = inputJsonSchemaOf(value);
+    const jsonSchema = inputJsonSchemaOf(value, undefined);
     return {
       ...buildWriteSchema({ entity, metadata, slot }),
       validator: standardValidator(value),
@@ -46,19 +57,4 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     });
   }
   return buildWriteSchema({ entity, metadata, slot, list: value as string[] | { fields: string[] } });
-}
-
-/**
- * The JSON Schema (draft 2020-12) of what a Standard Schema validator accepts, when it implements Standard JSON Schema
- * (`~standard.jsonSchema.input`, as zod 4 does); undefined when it does not, or cannot convert this schema.
- */
-function inputJsonSchemaOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  const converter = (value as { '~standard': { jsonSchema?: { input?: unknown } } })['~standard'].jsonSchema;
-  if (typeof converter?.input !== 'function') return undefined;
-  try {
-    const schema = (converter.input as (options: { target: string }) => unknown)({ target: 'draft-2020-12' });
-    return isPlainObject(schema) ? (schema as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined; // a validator that cannot say its shape still validates; the document shows its fields
-  }
 }

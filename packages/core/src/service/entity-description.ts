@@ -87,6 +87,8 @@ export interface OperationDescription {
    * (select and include), or `none`.
    */
   readonly query: 'list' | 'item' | 'none';
+  /** A custom write's body, as the JSON Schema (draft 2020-12) of its `schema.input`, when its validator can say. */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Relation array writes: the relation and the action. */
   readonly relation?: { readonly name: string; readonly action: string };
   /** A custom write's event. */
@@ -327,6 +329,7 @@ function describeOperation(
     query: operation.id === 'findOne' ? 'item' : operation.list !== undefined ? 'list' : 'none',
     ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
     ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
+    ...(operation.custom?.inputJsonSchema ? { inputSchema: operation.custom.inputJsonSchema } : {}),
     ...docsOf(config, operation.id),
   };
 }

@@ -45,12 +45,21 @@ export function requestBodyOf(
         required: true,
         content: { 'application/json': { schema: membersSchema(description, operation, lookup) } },
       };
-    case 'custom':
+    case 'custom': {
+      if (!operation.inputSchema) {
+        return {
+          required: false,
+          description: `What the ${operation.id} handler takes.`,
+          content: { 'application/json': { schema: { type: 'object' } } },
+        };
+      }
+      const { $schema: _dialect, ...schema } = operation.inputSchema as JsonSchema;
       return {
-        required: false,
-        description: `What the ${operation.id} handler takes.`,
-        content: { 'application/json': { schema: { type: 'object' } } },
+        required: true,
+        description: `What the ${operation.id} handler takes (its schema.input).`,
+        content: { 'application/json': { schema } },
       };
+    }
     case 'none':
       return undefined;
   }
