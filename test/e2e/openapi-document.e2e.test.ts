@@ -15,7 +15,7 @@ import {
   TEST_PLATFORM,
   type TestApp,
 } from '../support/create-test-app';
-import { lintOpenApi, validateOpenApi } from '../support/openapi-checks';
+import { dereferenced, lintOpenApi, validateOpenApi } from '../support/openapi-checks';
 import { exerciseDocument, type OpenApiPaths } from '../support/openapi-requests';
 import { TEST_DATABASES } from '../support/test-databases';
 
@@ -167,8 +167,9 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
     await t?.close();
   });
 
+  /** A route's operation, its named schemas inlined. */
   const operation = (path: string, method: string) =>
-    (document.paths as Record<string, Record<string, Operation>>)[path]?.[method];
+    (dereferenced(document).paths as Record<string, Record<string, Operation>>)[path]?.[method];
   const parameterNames = (op: Operation | undefined) => (op?.parameters ?? []).map((parameter) => parameter.name);
   const allOperations = () =>
     Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
@@ -212,6 +213,51 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
       expect(operation('/books/{id}', 'get')?.operationId).toBe('findOneBook');
       expect(operation('/books/{id}', 'patch')?.operationId).toBe('patchOneBook');
       expect(operation('/catalog/{id}', 'patch')?.operationId).toBe('patchOneBookViaBookcatalog');
+    });
+
+    it('names each shape once in components.schemas, and the routes refer to it', () => {
+      const schemas = document.components!.schemas as Record<string, Json>;
+      expect(Object.keys(schemas)).toEqual(
+        expect.arrayContaining(['Book', 'BookList', 'BookCreate', 'BookUpdate', 'BookPatch', 'BookFilter', 'Problem']),
+      );
+      const raw = (document.paths as Record<string, Record<string, Operation>>)['/books']!;
+      expect(raw['get']!.responses['200']!.content!['application/json']!.schema).toEqual({
+        $ref: '#/components/schemas/BookList',
+      });
+      expect(raw['post']!.requestBody!.content['application/json']!.schema).toEqual({
+        $ref: '#/components/schemas/BookCreate',
+      });
+      expect(raw['get']!.responses['400']!.content!['application/problem+json']!.schema).toEqual({
+        $ref: '#/components/schemas/Problem',
+      });
+      expect(schemas['BookList']!.properties.items).toEqual({
+        type: 'array',
+        items: { $ref: '#/components/schemas/Book' },
+      });
+      expect(schemas['BookPatch']).toMatchObject({ minProperties: 1 });
+      // The second controller of books takes other update fields: its body has a name of its own.
+      const catalogUpdate = (document.paths as Record<string, Record<string, Operation>>)['/catalog/{id}']!['put']!;
+      expect(catalogUpdate.requestBody!.content['application/json']!.schema).toEqual({
+        $ref: '#/components/schemas/BookcatalogBookUpdate',
+      });
+    });
+
+    it('takes the JSON filter as a JSON parameter (content), typed by the entity filter schema', () => {
+      const raw = (document.paths as Record<string, Record<string, Operation>>)['/books']!['get']!;
+      const filter = raw.parameters!.find((parameter) => parameter.name === 'filter') as unknown as {
+        schema?: unknown;
+        content: Record<string, { schema: unknown }>;
+      };
+      expect(filter.schema).toBeUndefined();
+      expect(filter.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/BookFilter' } } });
+      const schemas = document.components!.schemas as Record<string, Json>;
+      expect(schemas['BookFilter']!.properties.title).toMatchObject({
+        type: 'object',
+        properties: { eq: { type: 'string' }, contains: { type: 'string' } },
+      });
+      expect(schemas['BookFilter']!.properties.or).toMatchObject({
+        items: { $ref: '#/components/schemas/BookFilter' },
+      });
     });
 
     it('tags each operation with its controller', () => {

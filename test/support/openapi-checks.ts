@@ -15,6 +15,27 @@ export function writeTestOutput(name: string, content: string | Buffer): string 
   return path;
 }
 
+/**
+ * The document with every `$ref` to `#/components/schemas/...` replaced by the schema it names, for tests that read a
+ * route's schemas directly. A reference back into a schema being inlined (a filter's `and` groups) becomes `{}`.
+ */
+export function dereferenced<T extends object>(document: T): T {
+  const schemas = ((document as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ??
+    {}) as Record<string, unknown>;
+  const inline = (value: unknown, open: ReadonlySet<string>): unknown => {
+    if (Array.isArray(value)) return value.map((item) => inline(item, open));
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length);
+      if (open.has(name) || !(name in schemas)) return {};
+      return inline(schemas[name], new Set([...open, name]));
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner, open)]));
+  };
+  return { ...document, paths: inline((document as { paths?: unknown }).paths, new Set()) } as T;
+}
+
 /** Validates the document against the OpenAPI schema of its version (a copy: the parser dereferences in place). */
 export async function validateOpenApi(document: object): Promise<void> {
   await SwaggerParser.validate(structuredClone(document) as never);

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import request from 'supertest';
+import { dereferenced } from './openapi-checks';
 
 type Server = Parameters<typeof request>[0];
 
@@ -28,7 +29,7 @@ export interface Parameter {
   readonly name: string;
   readonly in: string;
   readonly required?: boolean;
-  readonly schema: Schema;
+  readonly schema?: Schema;
 }
 
 export interface Operation {
@@ -166,7 +167,8 @@ function filterValue(parameter: Parameter, row: Record<string, unknown>): string
 function readQueries(op: Operation, row: Record<string, unknown>): Record<string, string>[] {
   const queries: Record<string, string>[] = [{}];
   for (const parameter of op.parameters ?? []) {
-    if (parameter.in !== 'query') continue;
+    // A parameter sent as JSON (the filter's JSON form) has `content`, not `schema`: its own suites send it.
+    if (parameter.in !== 'query' || !parameter.schema) continue;
     const items = parameter.schema.items?.enum;
     if (parameter.name.startsWith('filter[')) {
       const value = filterValue(parameter, row);
@@ -221,7 +223,9 @@ export async function exerciseDocument(options: {
   const sampleRow = async (collection: string) =>
     ((await request(server).get(`/${collection}`)).body as { items?: Record<string, unknown>[] }).items?.[0] ?? {};
 
-  const operations = Object.entries(document.paths)
+  // Routes refer to the named schemas (`components.schemas`); the checks read them inlined.
+  const inlined = dereferenced(document);
+  const operations = Object.entries(inlined.paths)
     .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })))
     .filter(({ path, op }) => !path.endsWith('/restore') && !path.endsWith('/purge') && !streams(op))
     .sort((a, b) => ORDER.indexOf(a.method) - ORDER.indexOf(b.method));
@@ -250,8 +254,8 @@ export async function exerciseDocument(options: {
       const label = `${method.toUpperCase()} ${at} ${JSON.stringify(body)}`;
       await checker.check(label, op, () => send(method, at, required, body));
     }
-    const restore = document.paths[`${path}/restore`]?.['patch'];
-    const purge = document.paths[`${path}/purge`]?.['delete'];
+    const restore = inlined.paths[`${path}/restore`]?.['patch'];
+    const purge = inlined.paths[`${path}/purge`]?.['delete'];
     if (method === 'delete' && restore && purge) {
       // The row just soft-deleted: restored, deleted again, purged.
       await checker.check(`PATCH ${target}/restore`, restore, () => send('patch', `${target}/restore`, {}), true);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { lintOpenApi, validateOpenApi, writeTestOutput } from '../../../test/support/openapi-checks';
+import { dereferenced, lintOpenApi, validateOpenApi, writeTestOutput } from '../../../test/support/openapi-checks';
 import { createAjv, exerciseDocument, type OpenApiPaths } from '../../../test/support/openapi-requests';
 import { serveApiDocs } from '../src/api-docs';
 import { listenExample } from './example-app';
@@ -63,7 +63,8 @@ describe('examples/nest-typeorm API docs', () => {
     }, 120000);
 
     it('a cursor page leads to the next by meta.nextCursor, both matching the documented envelope', async () => {
-      const envelope = document.paths['/reviews']!['get']!.responses['200']!.content!['application/json']!.schema;
+      const envelope =
+        dereferenced(document).paths['/reviews']!['get']!.responses['200']!.content!['application/json']!.schema;
       const first = await request(server).get('/reviews').query({ limit: 2 }).expect(200);
       const next = await request(server)
         .get('/reviews')

@@ -147,6 +147,7 @@ export { routeTableOf, EVENTS_PATH } from './operations/route-table';
 export type { SvcRoute, HttpMethod } from './operations/route-table';
 export { describeEntity } from './service/entity-description';
 export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA, referenceRulesJsonSchema } from './service/json-schema';
+export { filterJsonSchema } from './service/filter-json-schema';
 export type { ColumnSchemaSource, JsonSchema, SchemaDirection } from './service/json-schema';
 export type {
   EntityDescription,

@@ -11,7 +11,9 @@ import type {
   ApiOperation,
   ApiParam,
   ApiQuery,
+  ApiExtraModels,
   ApiResponse,
+  ApiSchema,
   ApiTags,
 } from '@nestjs/swagger';
 import type { EntityDescription, OperationDescription } from '@svc/core';
@@ -20,6 +22,7 @@ import { operationIdOf, summaryOf } from './operation-names';
 import { parametersOf } from './openapi-parameters';
 import { responsesOf } from './openapi-responses';
 import { requestBodyOf } from './openapi-request-body';
+import { DocumentSchemas } from './openapi-components';
 
 /** One Svc controller and the description of the entity it serves. */
 export interface DocumentedController {
@@ -44,6 +47,8 @@ interface Swagger {
   readonly ApiExcludeEndpoint: typeof ApiExcludeEndpoint;
   readonly ApiExcludeController: typeof ApiExcludeController;
   readonly ApiTags: typeof ApiTags;
+  readonly ApiSchema: typeof ApiSchema;
+  readonly ApiExtraModels: typeof ApiExtraModels;
 }
 
 /** Metadata keys `@nestjs/swagger` stores a route's operation and responses under. */
@@ -75,12 +80,30 @@ export function applyOpenApi(controllers: readonly DocumentedController[], optio
   for (const { description } of controllers) {
     if (!byName.has(description.name)) byName.set(description.name, description);
   }
-  const context = { api, lookup: (name: string) => byName.get(name), taken: new Set<string>() };
+  const lookup = (name: string) => byName.get(name);
+  const context = { api, lookup, taken: new Set<string>(), schemas: new DocumentSchemas(lookup) };
   for (const { controller, description } of controllers) {
     tagController(api, controller);
     const handled = documentOperations(context, controller, description);
     documentOtherRoutes(context, controller, description, { handled, streams: options.streams });
   }
+  const first = controllers[0]?.controller;
+  if (first) nameSchemas(api, first, context.schemas);
+}
+
+/**
+ * Puts the named schemas in the document's `components.schemas`: `@nestjs/swagger` adds there the models a controller
+ * lists with `@ApiExtraModels`, under the name and with the members `@ApiSchema` gives, so each named schema becomes
+ * a model class of its own whose `@ApiSchema` carries the whole schema.
+ */
+function nameSchemas(api: Swagger, controller: Function, schemas: DocumentSchemas): void {
+  const models = schemas.entries().map(([name, schema]) => {
+    const model = class {};
+    Object.defineProperty(model, 'name', { value: `Svc${name}Schema` });
+    api.ApiSchema({ ...schema, name } as Parameters<Swagger['ApiSchema']>[0])(model);
+    return model;
+  });
+  if (models.length > 0) api.ApiExtraModels(...models)(controller);
 }
 
 interface DocumentingContext {
@@ -88,6 +111,8 @@ interface DocumentingContext {
   readonly lookup: (name: string) => EntityDescription | undefined;
   /** Operation ids given so far in this app. */
   readonly taken: Set<string>;
+  /** The named schemas the routes refer to. */
+  readonly schemas: DocumentSchemas;
 }
 
 /** The routes of the described operations (a removal also by `/:memberId`); returns the method names handled. */
@@ -96,9 +121,10 @@ function documentOperations(
   controller: Function,
   description: EntityDescription,
 ): Set<string> {
-  const { api, lookup, taken } = context;
+  const { api, lookup, taken, schemas } = context;
   const prototype = controller.prototype as Record<string, unknown>;
   const handled = new Set<string>();
+  const owner = ownerOf(controller);
   for (const operation of description.operations) {
     if (!operation.route) continue;
     const forms = [{ path: operation.route.path, member: false }];
@@ -114,7 +140,7 @@ function documentOperations(
       }
       const id = uniqueId(operationIdOf(description.name, operation, form.member), controller, taken);
       decorate(prototype, name, (method) =>
-        decoratorsOf(api, method, { description, operation, path: form.path, id, lookup }),
+        decoratorsOf(api, method, { description, operation, path: form.path, id, lookup, schemas, owner }),
       );
     }
   }
@@ -132,7 +158,7 @@ function documentOtherRoutes(
   description: EntityDescription,
   options: { readonly handled: ReadonlySet<string>; readonly streams: boolean },
 ): void {
-  const { api, taken } = context;
+  const { api, taken, schemas } = context;
   const prototype = controller.prototype as Record<string, unknown>;
   const streams = options.streams && description.realtime !== undefined;
   const eventsMethod = methodNameOf('GET', description.realtime?.path ?? 'events');
@@ -142,7 +168,7 @@ function documentOtherRoutes(
       decorate(prototype, name, () => [api.ApiExcludeEndpoint()]);
       continue;
     }
-    const events = eventsOperation(description);
+    const events = eventsOperation(description, schemas.problem());
     const id = uniqueId(events.operationId, controller, taken);
     decorate(prototype, name, () => [
       api.ApiOperation({ operationId: id, summary: events.summary }),
@@ -165,6 +191,11 @@ function uniqueId(id: string, controller: Function, taken: Set<string>): string 
   for (let n = 2; taken.has(candidate); n++) candidate = `${id}${n}`;
   taken.add(candidate);
   return candidate;
+}
+
+/** A controller's name without `Controller`: `CatalogController` names its own schemas `Catalog<Name>`. */
+function ownerOf(controller: Function): string {
+  return controller.name.replace(/Controller$/, '').replace(/\W/g, '');
 }
 
 /** Tags per controller: the controller's own `@ApiTags`, else its name without `Controller` (as Nest's default). */
@@ -200,11 +231,14 @@ function decoratorsOf(
     readonly path: string;
     readonly id: string;
     readonly lookup: (name: string) => EntityDescription | undefined;
+    readonly schemas: DocumentSchemas;
+    /** The controller's name without `Controller`, which names its schemas where another controller's differ. */
+    readonly owner: string;
   },
 ): Decorator[] {
-  const { description, operation, path, id, lookup } = args;
+  const { description, operation, path, id, lookup, schemas, owner } = args;
   const docs = operation.docs;
-  const requestBody = requestBodyOf(description, operation, lookup);
+  const requestBody = requestBodyOf(description, operation, lookup, schemas, owner);
   const declared = Object.entries(
     (Reflect.getMetadata(API_OPERATION, method) as Record<string, unknown> | undefined) ?? {},
   ).filter(([, value]) => value !== '' && value !== undefined);
@@ -219,12 +253,12 @@ function decoratorsOf(
     }),
   ];
   if (docs?.tags && docs.tags.length > 0) decorators.push(api.ApiTags(...docs.tags));
-  for (const parameter of parametersOf(description, operation, path)) {
+  for (const parameter of parametersOf(description, operation, path, () => schemas.filter(description, owner))) {
     const decorator = parameter.in === 'path' ? api.ApiParam : parameter.in === 'query' ? api.ApiQuery : api.ApiHeader;
     decorators.push(decorator(parameter));
   }
   const declaredResponses = (Reflect.getMetadata(API_RESPONSE, method) as Record<string, unknown> | undefined) ?? {};
-  for (const [status, response] of Object.entries(responsesOf(description, operation, path, lookup))) {
+  for (const [status, response] of Object.entries(responsesOf(description, operation, path, lookup, schemas, owner))) {
     if (declaredResponses[status] === undefined)
       decorators.push(api.ApiResponse({ status: Number(status), ...response }));
   }

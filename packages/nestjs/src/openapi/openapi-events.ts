@@ -4,12 +4,15 @@
  */
 import type { EntityDescription } from '@svc/core';
 import { filterParameters, type ParameterObject } from './openapi-parameters';
-import { PROBLEM_SCHEMA } from './openapi-schemas';
+import type { JsonSchema } from './openapi-schemas';
 import { pluralOf } from './operation-names';
 import type { ResponseObject } from './openapi-responses';
 
 /** The OpenAPI pieces of the events route. */
-export function eventsOperation(description: EntityDescription): {
+export function eventsOperation(
+  description: EntityDescription,
+  problemSchema: JsonSchema,
+): {
   readonly operationId: string;
   readonly summary: string;
   readonly parameters: ParameterObject[];
@@ -17,7 +20,7 @@ export function eventsOperation(description: EntityDescription): {
 } {
   const problem = (text: string): ResponseObject => ({
     description: text,
-    content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } },
+    content: { 'application/problem+json': { schema: problemSchema } },
   });
   return {
     operationId: `stream${description.name}Events`,

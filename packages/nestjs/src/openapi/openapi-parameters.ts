@@ -12,7 +12,9 @@ export interface ParameterObject {
   readonly in: 'path' | 'query' | 'header';
   readonly required: boolean;
   readonly description?: string;
-  readonly schema: JsonSchema;
+  /** What the value is; a parameter sent as JSON has `content` instead. */
+  readonly schema?: JsonSchema;
+  readonly content?: Record<string, { readonly schema: JsonSchema }>;
   readonly style?: 'form' | 'simple';
   readonly explode?: boolean;
 }
@@ -22,9 +24,10 @@ export function parametersOf(
   description: EntityDescription,
   operation: OperationDescription,
   path: string,
+  filterSchema: () => JsonSchema | undefined,
 ): ParameterObject[] {
   const parameters = pathParameters(description, path);
-  if (operation.query === 'list') parameters.push(...listParameters(description));
+  if (operation.query === 'list') parameters.push(...listParameters(description, filterSchema()));
   if (operation.query === 'item') parameters.push(...itemParameters(description));
   if (operation.relation?.action === 'remove' && !path.endsWith(':memberId')) {
     parameters.push({
@@ -152,19 +155,21 @@ function itemParameters(description: EntityDescription): ParameterObject[] {
   return [...selectParameter(description), ...includeParameter(description)];
 }
 
-function listParameters(description: EntityDescription): ParameterObject[] {
-  const out: ParameterObject[] = [
-    {
+function listParameters(description: EntityDescription, filter: JsonSchema | undefined): ParameterObject[] {
+  const out: ParameterObject[] = [];
+  if (filter) {
+    // A JSON value in the query string: OpenAPI's `content` map, which Swagger UI edits as JSON and clients serialise.
+    out.push({
       name: 'filter',
       in: 'query',
       required: false,
       description:
         'The filter in JSON form, with `and`, `or` and `not` groups: `{"or":[{"title":{"eq":"x"}},{"pages":{"gte":100}}]}`. ' +
         'ANDed with the bracket parameters; the same fields and operators are allowed.',
-      schema: { type: 'string', contentMediaType: 'application/json' },
-    },
-    ...filterParameters(description),
-  ];
+      content: { 'application/json': { schema: filter } },
+    });
+  }
+  out.push(...filterParameters(description));
   if (!description.pagination.ownsSort && description.sort.fields.length > 0) {
     const keys = description.sort.fields.flatMap((field) => [field, `-${field}`]);
     out.push(commaList('sort', keys, 'Order by these fields; a leading `-` sorts descending.'));

@@ -3,7 +3,8 @@
  * Patch form when a relation takes `jsonPatch` writes), member ids for relation writes, an object for custom writes.
  */
 import type { EntityDescription, OperationDescription } from '@svc/core';
-import { columnSchema, JSON_PATCH_SCHEMA, writeBodySchema, type JsonSchema } from './openapi-schemas';
+import type { DocumentSchemas } from './openapi-components';
+import { columnSchema, JSON_PATCH_SCHEMA, type JsonSchema } from './openapi-schemas';
 
 /** One OpenAPI request body object. */
 export interface RequestBodyObject {
@@ -12,28 +13,24 @@ export interface RequestBodyObject {
   readonly content: Record<string, { readonly schema: JsonSchema }>;
 }
 
-const SLOT_TITLES = { create: 'Create', update: 'Update', patch: 'Patch' } as const;
-
 export function requestBodyOf(
   description: EntityDescription,
   operation: OperationDescription,
   lookup: (name: string) => EntityDescription | undefined,
+  schemas: DocumentSchemas,
+  owner: string,
 ): RequestBodyObject | undefined {
   switch (operation.body) {
     case 'create':
     case 'update':
     case 'patch': {
-      const schema = writeBodySchema(
-        description,
-        operation.body,
-        `${description.name}${SLOT_TITLES[operation.body]}Input`,
-      );
+      const schema = schemas.write(description, operation.body, owner);
       const jsonPatch =
         operation.body === 'patch' && description.relations.some((r) => r.write?.strategy === 'jsonPatch');
       return {
         required: true,
         content: {
-          'application/json': { schema: operation.body === 'patch' ? { ...schema, minProperties: 1 } : schema },
+          'application/json': { schema },
           ...(jsonPatch ? { 'application/json-patch+json': { schema: JSON_PATCH_SCHEMA } } : {}),
         },
       };

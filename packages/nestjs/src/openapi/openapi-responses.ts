@@ -3,13 +3,8 @@
  * conditional reads, and a problem-details response (application/problem+json) per status it can answer.
  */
 import type { EntityDescription, OperationDescription } from '@svc/core';
-import {
-  listEnvelopeSchema,
-  PROBLEM_SCHEMA,
-  rowSchema,
-  type DescriptionLookup,
-  type JsonSchema,
-} from './openapi-schemas';
+import type { DocumentSchemas } from './openapi-components';
+import { listEnvelopeSchema, rowSchema, type DescriptionLookup, type JsonSchema } from './openapi-schemas';
 
 /** One OpenAPI response object. */
 export interface ResponseObject {
@@ -50,6 +45,8 @@ export function responsesOf(
   operation: OperationDescription,
   path: string,
   lookup: DescriptionLookup,
+  schemas: DocumentSchemas,
+  owner: string,
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   const status = String(operation.successStatus);
@@ -57,15 +54,15 @@ export function responsesOf(
   if (bodiless) {
     responses[status] = { description: 'Done; no content.' };
   } else if (operation.relation) {
-    responses[status] = relationResponse(description, operation, lookup);
+    responses[status] = relationResponse(description, operation, lookup, schemas, owner);
   } else if (operation.cardinality === 'many') {
-    const list = listEnvelopeSchema(description, rowSchema(description, description.output.list, lookup));
+    const list = schemas.list(description, owner);
     responses[status] = {
       description: 'One page.',
       content: { 'application/json': { schema: list } },
     };
   } else {
-    const item = rowSchema(description, description.output.item, lookup);
+    const item = schemas.item(description, owner);
     responses[status] = {
       description: `The ${description.name}${operation.kind === 'write' ? ', as stored' : ''}.`,
       headers: { ETag: ETAG_HEADER },
@@ -84,7 +81,7 @@ export function responsesOf(
   for (const problem of problemStatusesOf(operation, path)) {
     responses[String(problem)] = {
       description: PROBLEM_TITLES[problem] ?? 'A problem.',
-      content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } },
+      content: { 'application/problem+json': { schema: schemas.problem() } },
     };
   }
   return responses;
@@ -95,12 +92,14 @@ function relationResponse(
   description: EntityDescription,
   operation: OperationDescription,
   lookup: DescriptionLookup,
+  schemas: DocumentSchemas,
+  owner: string,
 ): ResponseObject {
   if (operation.relation!.action !== 'list') {
     return {
       description: `The ${description.name}, as stored after the change.`,
       headers: { ETag: ETAG_HEADER },
-      content: { 'application/json': { schema: rowSchema(description, description.output.item, lookup) } },
+      content: { 'application/json': { schema: schemas.item(description, owner) } },
     };
   }
   const relation = description.relations.find((candidate) => candidate.name === operation.relation!.name);
