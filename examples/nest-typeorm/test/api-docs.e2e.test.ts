@@ -102,5 +102,41 @@ describe('examples/nest-typeorm API docs', () => {
         await browser.close();
       }
     }, 90000);
+
+    it('sends a JSON filter from "Try it out" and shows the filtered page', async () => {
+      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+        const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+        await page.goto(`http://127.0.0.1:${port}/docs#/Books/findManyBooks`);
+        const operation = page.locator('#operations-Books-findManyBooks');
+        await operation.waitFor({ timeout: 30000 });
+        if (!(await operation.locator('.try-out__btn').isVisible()))
+          await operation.locator('.opblock-summary').click();
+        await operation.locator('.try-out__btn').click();
+        // The `filter` parameter is JSON (`content: application/json`): Swagger UI gives it a JSON text area.
+        const filter = operation.locator('tr[data-param-name="filter"] textarea');
+        await filter.fill(
+          JSON.stringify({ or: [{ title: { eq: 'Kindred' } }, { title: { eq: 'The Dispossessed' } }] }),
+        );
+        await operation.locator('.execute').click();
+        const responseBody = operation.locator(
+          '.responses-wrapper .live-responses-table .response-col_description pre',
+        );
+        await responseBody.first().waitFor({ timeout: 30000 });
+        const requestUrl = await operation.locator('.request-url pre').innerText();
+        writeTestOutput('openapi/swagger-ui-json-filter.png', await page.screenshot({ fullPage: false }));
+        expect(decodeURIComponent(requestUrl)).toContain('filter={"or":[{"title":{"eq":"Kindred"}}');
+        const body = JSON.parse(await responseBody.first().innerText()) as { items: { title: string }[] };
+        expect(body.items.map((item) => item.title).sort()).toEqual(['Kindred', 'The Dispossessed']);
+      } finally {
+        await browser.close();
+      }
+    }, 90000);
   });
 });
