@@ -12,7 +12,8 @@ import {
 } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
 import { attachIncludes } from './attach-includes';
-import { builtInHandlers, type ListResult } from './list-handlers';
+import { createBuiltInHandlers, type ListResult } from './list-handlers';
+import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
 import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
@@ -29,11 +30,17 @@ export const listPlanStage = stage('plan', async (call, state) => {
 
 /** read: the built-in findMany over the entity's adapter (the page, and the total when counted). */
 export const listReadStage = stage('read', async (call, state) => {
-  state.result = await builtInHandlers.findMany(
-    { query: state.plan },
-    { ...call.context, repository: call.entity.adapter },
-  );
+  state.result = await handlersOf(call.entity.adapter).findMany({ query: state.plan }, call.context);
 });
+
+/** The built-in handlers over one entity's adapter, made once per adapter. */
+const adapterHandlers = new WeakMap<RepositoryAdapter, ReturnType<typeof createBuiltInHandlers>>();
+
+function handlersOf(adapter: RepositoryAdapter): ReturnType<typeof createBuiltInHandlers> {
+  let handlers = adapterHandlers.get(adapter);
+  if (!handlers) adapterHandlers.set(adapter, (handlers = createBuiltInHandlers(adapter)));
+  return handlers;
+}
 
 /** envelope: the list envelope around the page (a replacement handler's result is held to the same shape). */
 export const listEnvelopeStage = stage('envelope', (call, state) => {

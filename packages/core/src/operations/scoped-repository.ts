@@ -5,12 +5,18 @@
  */
 import { ForbiddenException, NotFoundException } from '../errors/svc-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
-import type { AdapterSession, WriteArgs } from '../persistence/repository-adapter';
+import type { AdapterSession, FindManyArgs, FindOneArgs, WriteArgs } from '../persistence/repository-adapter';
 import type { ScopedRepository } from '../persistence/scoped-repository';
 
 export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
-import { liveView, scopeFilter } from '../pipeline/stages/load-row-stage';
+import { liveView, scopeFilter, softDeletes } from '../pipeline/stages/load-row-stage';
+import { readLookupKey } from '../pipeline/stages/key-stage';
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { SvcContext } from '../config/svc-context';
+import type { FindManyQuery } from '../config/entity-config';
+import { resolveProgrammaticListQuery, type ListReadPlan } from '../query/resolve-list-query';
+import { createBuiltInHandlers } from './list-handlers';
 import { runInTransaction } from '../pipeline/run-in-transaction';
 import { scopedLoadRelation } from './scoped-load-relation';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
@@ -55,14 +61,19 @@ export function scopedRepository(
         `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written.`,
       );
   };
-  return {
-    metadata: adapter.metadata,
-    metadataOf: adapter.metadataOf?.bind(adapter),
-    loadRelation: adapter.loadRelation
-      ? async (args) => scopedLoadRelation(call, { ...args, session: sessionOf(args) }, await scope())
-      : undefined,
-    transaction: (work) => (session ? work(session) : adapter.transaction(work)),
-    async findMany(args) {
+  /** A key object as given, or an id (`7`, `'a,b'`) read as the route's id is. */
+  const keyOf = (id: unknown): EntityKey =>
+    isRecord(id) ? (id as EntityKey) : readLookupKey(call, typeof id === 'string' ? id : String(id));
+  /** Port arguments, or none where the call shape passes the context last. */
+  const argsOf = <T extends object>(args: T | SvcContext | undefined): T | undefined =>
+    args === undefined || isHandlerContext(args) ? undefined : (args as T);
+  /** The row as stored now, in the call's transaction. */
+  const reread = async (key: EntityKey, args: { session?: AdapterSession } | undefined) =>
+    adapter.findOne({ key, where: await scope(), view: 'all', session: sessionOf(args) });
+
+  // One implementation of both call shapes (an overloaded method is typed by its overloads, not by its body).
+  const findMany = (async (args: unknown, _context?: SvcContext) => {
+    if (isPortFindMany(args)) {
       const where = andFilters(await scope(), args.where);
       return adapter.findMany({
         ...args,
@@ -73,40 +84,106 @@ export function scopedRepository(
         session: sessionOf(args),
         ...('countWhere' in args ? { countWhere: andFilters(await scope(), args.countWhere) } : {}),
       });
-    },
-    async findOne(args) {
-      const where = andFilters(await scope(), args.where);
-      return adapter.findOne({ ...args, where, view: view(args.view), session: sessionOf(args) });
+    }
+    // The call shape: a handler's resolved plan (`input.query`), or a query as service.findMany takes it.
+    const plan = isListPlan(args) ? args : await planOf(call, (args ?? {}) as FindManyQuery);
+    return createBuiltInHandlers(repository).findMany({ query: plan }, call.context);
+  }) as ScopedRepository['findMany'];
+
+  const repository: ScopedRepository = {
+    metadata: adapter.metadata,
+    metadataOf: adapter.metadataOf?.bind(adapter),
+    loadRelation: adapter.loadRelation
+      ? async (args) => scopedLoadRelation(call, { ...args, session: sessionOf(args) }, await scope())
+      : undefined,
+    transaction: (work) => (session ? work(session) : adapter.transaction(work)),
+    findMany,
+    async findOne(args: unknown, _context?: SvcContext) {
+      if (isRecord(args) && 'key' in args) {
+        const port = args as unknown as FindOneArgs;
+        const where = andFilters(await scope(), port.where);
+        return adapter.findOne({ ...port, where, view: view(port.view), session: sessionOf(port) });
+      }
+      return adapter.findOne({ key: keyOf(args), where: await scope(), view: view(), session: sessionOf() });
     },
     insert: (values, args) =>
-      writing(args, async (write) => {
+      writing(argsOf(args), async (write) => {
         await requireReferencesInScope(call, values, write.session);
         const inserted = await adapter.insert(values, write);
         await staysInScope(inserted.key, write);
         return inserted;
       }),
-    update: (key, values, args) =>
-      writing(args, async (write) => {
+    async create(values, context) {
+      const inserted = await repository.insert(values, context);
+      return (await reread(inserted.key, undefined)) ?? inserted.row ?? values;
+    },
+    update: (id, values, args) =>
+      writing(argsOf(args), async (write) => {
+        const key = keyOf(id);
         await guard(key, write, view());
         await requireReferencesInScope(call, values, write.session);
         const stored = await adapter.update(key, values, write);
         await staysInScope(key, write);
+        // The call shape answers the row as stored, as create does.
+        if (isHandlerContext(args)) return stored ?? (await reread(key, write));
         return stored;
       }),
-    softDelete: (key, args) =>
-      writing(args, async (write) => {
+    softDelete: (id, args) =>
+      writing(argsOf(args), async (write) => {
+        const key = keyOf(id);
         await guard(key, write, view());
         await adapter.softDelete(key, write);
       }),
-    restore: (key, args) =>
-      writing(args, async (write) => {
+    restore: (id, args) =>
+      writing(argsOf(args), async (write) => {
+        const key = keyOf(id);
         await guard(key, write, 'deleted');
         await adapter.restore(key, write);
       }),
-    remove: (key, args) =>
-      writing(args, async (write) => {
+    remove: (id, args) =>
+      writing(argsOf(args), async (write) => {
+        const key = keyOf(id);
         await guard(key, write, 'all');
         await adapter.remove(key, write);
       }),
+    delete: (id, context) => (softDeletes(call) ? repository.softDelete(id, context) : repository.remove(id, context)),
   };
+  return repository;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The context a handler passes back as the last argument (SPEC's call shape): the handler's own context, which holds
+ * `operation` and `repository`; no argument object of the port has either.
+ */
+function isHandlerContext(value: unknown): value is SvcContext {
+  return isRecord(value) && ('repository' in value || 'operation' in value);
+}
+
+/** The port's findMany arguments: a filter tree, sort keys as objects, a view or a count. */
+function isPortFindMany(args: unknown): args is Parameters<ScopedRepository['findMany']>[0] & FindManyArgs {
+  if (!isRecord(args) || isListPlan(args)) return false;
+  const sortKeys = Array.isArray(args['sort']) && args['sort'].some((key) => isRecord(key));
+  return 'where' in args || 'view' in args || 'count' in args || 'countWhere' in args || sortKeys;
+}
+
+/** A resolved list plan (`input.query` of a findMany or custom read handler). */
+function isListPlan(value: unknown): value is ListReadPlan {
+  return isRecord(value) && Array.isArray(value['select']) && Array.isArray(value['include']) && 'view' in value;
+}
+
+/** A programmatic query resolved under the entity's findMany allowlists and limits. */
+async function planOf(call: OperationCall, query: FindManyQuery): Promise<ListReadPlan> {
+  const config = call.entity.operations.get('findMany')?.list ?? call.operation.list;
+  if (!config) {
+    throw new ConfigurationException({
+      entity: call.entity.name,
+      path: `operations.${call.operation.id}.handler`,
+      message: `calls context.repository.findMany(query), and ${call.entity.name} serves no findMany to read the query by. Turn findMany on, or pass the adapter's own arguments ({ where, sort, limit }).`,
+    });
+  }
+  return resolveProgrammaticListQuery(query, config, 'findMany', call.context);
 }

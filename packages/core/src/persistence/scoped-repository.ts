@@ -1,19 +1,43 @@
 /**
  * The contract of `context.repository`: the entity's adapter port with the session and the view filled in for a
  * handler. The engine implements it (scope, soft delete and the request's transaction held in every method).
+ *
+ * Every method also takes the call shape a handler may write instead, the context passed back last:
+ * `findOne(id, context)`, `findMany(query, context)`, `create(body, context)`, `update(id, changes, context)`,
+ * `delete(id, context)`. The repository is already bound to its request, so that context changes nothing; an id is a
+ * key value (`7`, `'a,b'` for a composite key, as the route takes it) or the key object (`input.key`).
  */
+import type { SvcContext } from '../config/svc-context';
+import type { FindManyQuery } from '../config/entity-config';
+import type { ListResult } from '../operations/list-handlers';
+import type { ListReadPlan } from '../query/resolve-list-query';
 import type { EntityKey } from './entity-metadata';
 import type { FindManyArgs, FindOneArgs, RepositoryAdapter, Row, UpdateArgs, WriteArgs } from './repository-adapter';
 
 type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
+/** A row's id as a route takes it (`7`, `'a,b'`), or its key object. */
+export type RowId = string | number | bigint | EntityKey;
+
 /** The adapter port with the session and the view filled in for the handler. */
 export interface ScopedRepository extends RepositoryAdapter {
   findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
+  /**
+   * A handler's resolved plan (`input.query`), or a query as `service.findMany` takes it (under the entity's
+   * findMany allowlists): answers what a findMany handler returns, `{ entities, total, meta? }`.
+   */
+  findMany(query: ListReadPlan | FindManyQuery, context?: SvcContext): Promise<ListResult>;
   findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
-  insert(values: Row, args?: Partial<WriteArgs>): ReturnType<RepositoryAdapter['insert']>;
-  update(key: EntityKey, values: Row, args?: Partial<UpdateArgs>): ReturnType<RepositoryAdapter['update']>;
-  softDelete(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
-  restore(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
-  remove(key: EntityKey, args?: Partial<WriteArgs>): Promise<void>;
+  /** The live row with this id inside the caller's scope, or null. */
+  findOne(id: RowId, context?: SvcContext): Promise<Row | null>;
+  insert(values: Row, args?: Partial<WriteArgs> | SvcContext): ReturnType<RepositoryAdapter['insert']>;
+  /** Inserts the row (its references and the caller's scope checked) and answers it as stored. */
+  create(values: Row, context?: SvcContext): Promise<Row>;
+  /** With the context last, answers the row as stored. */
+  update(id: RowId, values: Row, args?: Partial<UpdateArgs> | SvcContext): ReturnType<RepositoryAdapter['update']>;
+  softDelete(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
+  restore(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
+  remove(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
+  /** Soft-deletes the row where the entity soft-deletes, removes it otherwise. */
+  delete(id: RowId, context?: SvcContext): Promise<void>;
 }

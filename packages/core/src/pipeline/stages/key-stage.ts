@@ -6,10 +6,10 @@ import { coerceFilterValue } from '../../schema/coerce-filter-value';
 import type { OperationCall } from '../operation-call';
 import { stage } from '../stage';
 
-export function readLookupKey(call: OperationCall): EntityKey {
+/** The lookup key of `raw` (by default the request's id), coerced by column kind; a malformed one is a 400. */
+export function readLookupKey(call: OperationCall, raw: unknown = call.request.id): EntityKey {
   const { entity } = call;
   const { fields, param } = entity.lookup;
-  const raw = call.request.id;
   if (raw === undefined || raw === null || raw === '') {
     throw new QueryInvalidException([{ param, code: 'required', detail: `${param} is required.` }]);
   }
