@@ -9,6 +9,7 @@ import { SvcModule } from '@svc/nestjs';
 import { sse } from '@svc/sse';
 import { typeorm } from '@svc/typeorm';
 import { editorsWrite } from './access/editors-write-policy';
+import { callerOf } from './access/caller';
 import { RoleGuard } from './access/role.guard';
 import { BookstoreSeeder } from './bookstore-seeder';
 import { AuthorsController } from './controllers/authors.controller';
@@ -43,6 +44,8 @@ export class AppModule {
           infrastructure: typeorm(),
           pagination: { maxLimit: 100 },
           policy: editorsWrite,
+          // Cached reads (tags) are shared by callers of one role only: what a policy lets a role see stays its own.
+          cacheKey: (context) => callerOf(context)?.role ?? 'anonymous',
           graphql: { exclude: ['Review'] },
           // The agent tools at /mcp (Streamable HTTP); they page by limit and offset, so reviews stay out too.
           mcp: { name: 'bookstore', exclude: ['Review'] },
