@@ -7,10 +7,6 @@
  * `delete(id, context)`. The repository is already bound to its request, so that context changes nothing; an id is a
  * key value (`7`, `'a,b'` for a composite key, as the route takes it) or the key object (`input.key`).
  */
-import type { SvcContext } from '../config/svc-context';
-import type { FindManyQuery } from '../config/entity-config';
-import type { ListResult } from '../operations/list-handlers';
-import type { ListReadPlan } from '../query/resolve-list-query';
 import type { EntityKey } from './entity-metadata';
 import type { FindManyArgs, FindOneArgs, RepositoryAdapter, Row, UpdateArgs, WriteArgs } from './repository-adapter';
 
@@ -19,25 +15,38 @@ type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 /** A row's id as a route takes it (`7`, `'a,b'`), or its key object. */
 export type RowId = string | number | bigint | EntityKey;
 
+/**
+ * The context a handler passes back (its own `SvcContext`, holding `operation` and `repository`). Typed loosely here,
+ * below the config layer that defines it.
+ */
+type PassedContext = object;
+
+/** What a findMany handler returns (`ListResult`): a page of rows, the total, and any `meta`. */
+export interface ScopedListResult {
+  readonly entities: Row[];
+  readonly total: number | null;
+  readonly meta?: Record<string, unknown>;
+}
+
 /** The adapter port with the session and the view filled in for the handler. */
 export interface ScopedRepository extends RepositoryAdapter {
   findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
   /**
-   * A handler's resolved plan (`input.query`), or a query as `service.findMany` takes it (under the entity's
-   * findMany allowlists): answers what a findMany handler returns, `{ entities, total, meta? }`.
+   * A handler's resolved plan (`input.query`), or a query as `service.findMany` takes it (`FindManyQuery`, read under
+   * the entity's findMany allowlists): answers what a findMany handler returns, `{ entities, total, meta? }`.
    */
-  findMany(query: ListReadPlan | FindManyQuery, context?: SvcContext): Promise<ListResult>;
+  findMany(query: object, context?: PassedContext): Promise<ScopedListResult>;
   findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
   /** The live row with this id inside the caller's scope, or null. */
-  findOne(id: RowId, context?: SvcContext): Promise<Row | null>;
-  insert(values: Row, args?: Partial<WriteArgs> | SvcContext): ReturnType<RepositoryAdapter['insert']>;
+  findOne(id: RowId, context?: PassedContext): Promise<Row | null>;
+  insert(values: Row, args?: Partial<WriteArgs> | PassedContext): ReturnType<RepositoryAdapter['insert']>;
   /** Inserts the row (its references and the caller's scope checked) and answers it as stored. */
-  create(values: Row, context?: SvcContext): Promise<Row>;
+  create(values: Row, context?: PassedContext): Promise<Row>;
   /** With the context last, answers the row as stored. */
-  update(id: RowId, values: Row, args?: Partial<UpdateArgs> | SvcContext): ReturnType<RepositoryAdapter['update']>;
-  softDelete(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
-  restore(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
-  remove(id: RowId, args?: Partial<WriteArgs> | SvcContext): Promise<void>;
+  update(id: RowId, values: Row, args?: Partial<UpdateArgs> | PassedContext): ReturnType<RepositoryAdapter['update']>;
+  softDelete(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
+  restore(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
+  remove(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
   /** Soft-deletes the row where the entity soft-deletes, removes it otherwise. */
-  delete(id: RowId, context?: SvcContext): Promise<void>;
+  delete(id: RowId, context?: PassedContext): Promise<void>;
 }
