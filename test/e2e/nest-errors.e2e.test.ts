@@ -17,13 +17,17 @@ import {
   UseGuards,
   ValidationPipe,
   type ArgumentsHost,
+  type CallHandler,
   type ExceptionFilter,
+  type ExecutionContext,
+  type NestInterceptor,
   type INestApplication,
   type LoggerService,
   type Provider,
   type Type,
 } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
+import type { Observable } from 'rxjs';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Svc, SvcModule, type SvcModuleOptions } from '@svc/nestjs';
@@ -99,6 +103,17 @@ class AppCatchAllFilter implements ExceptionFilter {
     const status = error instanceof HttpException ? error.getStatus() : 500;
     const body = { caughtBy: 'app-catch-all', status };
     this.adapterHost.httpAdapter.reply(host.switchToHttp().getResponse(), body, status);
+  }
+}
+
+/** An app's global interceptor: stamps every answer it sees. */
+@Injectable()
+class StampInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const response = context.switchToHttp().getResponse<Record<string, unknown>>();
+    const set = (response['header'] ?? response['setHeader']) as (name: string, value: string) => void;
+    set.call(response, 'x-app-interceptor', 'ran');
+    return next.handle();
   }
 }
 
@@ -265,12 +280,24 @@ describe.each(TEST_DATABASES.filter((db) => db.name === 'sqlite'))('Svc inside a
         {},
         {
           controllers: [FilteredBooksController],
-          beforeInit: (app) => app.useGlobalFilters(new AppCatchAllFilter(app.get(HttpAdapterHost))),
+          beforeInit: (app) => {
+            app.useGlobalFilters(new AppCatchAllFilter(app.get(HttpAdapterHost)));
+            app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }));
+            app.useGlobalInterceptors(new StampInterceptor());
+          },
         },
       );
     });
     afterAll(() => t.app.close());
     expectAppFilterKept(() => t);
+
+    it("keeps the app's global pipe and interceptor on Svc's routes and its own", async () => {
+      const svcRoute = await request(t.server).get('/books?limit=1').expect(200);
+      expect(svcRoute.headers['x-app-interceptor']).toBe('ran');
+      const plain = await request(t.server).post('/plain').send({ text: 'ok', extra: 1 });
+      // The global pipe refuses the unknown property, and the app's filter answers it.
+      expect(plain.body).toEqual({ caughtBy: 'app-catch-all', status: 400 });
+    });
   });
 
   describe('with an app filter for one error type, and none for the rest', () => {
