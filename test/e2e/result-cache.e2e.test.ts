@@ -202,6 +202,15 @@ describe('result cache safety', () => {
     }
   };
 
+  it('closes the cache store when the app closes (the store closes only what it opened)', async () => {
+    const store = Object.assign(new MemoryCacheStore(), { closed: 0, close: () => void store.closed++ });
+    await withApp(
+      { suite: 'e2e_result_cache_close', svc: { cacheStore: store }, controllers: [svcController('books', Book)] },
+      async () => expect(store.closed).toBe(0),
+    );
+    expect(store.closed).toBe(1);
+  });
+
   it('degrades to uncached when the store fails', async () => {
     await withApp(
       {

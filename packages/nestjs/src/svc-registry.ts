@@ -134,8 +134,10 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   private sseTransport?: SseTransport | null;
 
   /** Open event streams end when the app closes, so the HTTP server can close. */
-  onModuleDestroy(): void {
+  /** Closes what the app handed Svc to run: its realtime transports and its cache store (each closes only the connections it opened itself). */
+  async onModuleDestroy(): Promise<void> {
     for (const transport of this.options.realtimeTransports ?? []) (transport as { close?: () => void }).close?.();
+    await (this.options.cacheStore as { close?: () => Promise<void> | void } | undefined)?.close?.();
   }
 
   /** The engine behind a decorated controller's generated routes. */
