@@ -2,8 +2,6 @@
  * The `graphql` switch of `SvcModule.forRoot`: off by default, mounted at `/graphql` or at its `path`, and refusing at
  * bootstrap an entity GraphQL cannot page (cursor or since) unless `exclude` leaves it out.
  */
-import type { SvcOptions } from '@svc/core';
-import type { SvcModuleOptions } from '@svc/nestjs';
 import request from 'supertest';
 import { getIntrospectionQuery } from 'graphql';
 import { Author, BOOKSTORE_ENTITIES, Book, Tag } from '../fixtures/bookstore-entities';
@@ -12,7 +10,6 @@ import { TEST_DATABASES } from '../support/test-databases';
 import { dataOf, postGraphql } from './support/graphql-http';
 
 const db = TEST_DATABASES[0]!;
-const options = (module: SvcModuleOptions): SvcOptions => module as SvcOptions;
 const base = { db, suite: 'e2e_graphql_boot', entities: BOOKSTORE_ENTITIES };
 
 describe('SvcModule.forRoot({ graphql })', () => {
@@ -34,7 +31,7 @@ describe('SvcModule.forRoot({ graphql })', () => {
       t = await createTestApp({
         ...base,
         controllers: [svcController('tags', Tag)],
-        svc: options({ graphql: { path: 'api/gql' } }),
+        svc: { graphql: { path: 'api/gql' } },
       });
     });
 
@@ -122,7 +119,7 @@ describe('SvcModule.forRoot({ graphql })', () => {
           svcController('authors', Author, { pagination: { strategy: 'cursor' }, sort: { default: ['id'] } }),
           svcController('books', Book),
         ],
-        svc: options({ graphql: true }),
+        svc: { graphql: true },
       });
       expect(error.code).toBe('SVC_CONFIG_INVALID');
       expect(error.message).toMatch(/^Author: pagination\.strategy: is 'cursor'.*exclude: \['Author'\]/);
@@ -135,7 +132,7 @@ describe('SvcModule.forRoot({ graphql })', () => {
           svcController('authors', Author, { pagination: { strategy: 'cursor' }, sort: { default: ['id'] } }),
           svcController('books', Book),
         ],
-        svc: options({ graphql: { exclude: ['Author'] } }),
+        svc: { graphql: { exclude: ['Author'] } },
       });
       try {
         const answer = await postGraphql(t.server, { query: '{ authors { total } }' });

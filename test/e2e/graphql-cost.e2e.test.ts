@@ -5,16 +5,14 @@
  * ordinary request beside them.
  */
 import request from 'supertest';
-import { ConfigurationException, type SvcOptions } from '@svc/core';
-import { SvcRegistry, type SvcModuleOptions } from '@svc/nestjs';
+import { ConfigurationException } from '@svc/core';
+import { SvcRegistry } from '@svc/nestjs';
 import { buildSvcSchema, operationCost } from '@svc/graphql';
 import { getIntrospectionQuery, Kind, parse, print } from 'graphql';
 import { Author, BOOKSTORE_ENTITIES, Book, Note, Tag } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
-import { dataOf, postGraphql, type GraphqlAnswer } from './support/graphql-http';
-
-const options = (module: SvcModuleOptions): SvcOptions => module as SvcOptions;
+import { answerValues, dataOf, postGraphql, type GraphqlAnswer } from './support/graphql-http';
 
 /** A JSON value of about 19 kB, as a tenant may store in its own rows. */
 const LARGE_JSON = { blob: 'x'.repeat(19 * 1024) };
@@ -40,7 +38,7 @@ describe.each(TEST_DATABASES)('GraphQL operation cost on $name', (db) => {
         svcController('authors', Author, { include: { fields: ['books'] } }),
         svcController('tags', Tag),
       ],
-      svc: options({ graphql: true }),
+      svc: { graphql: true },
     });
     await t.dataSource
       .getRepository(Note)
@@ -116,27 +114,14 @@ describe.each(TEST_DATABASES)('GraphQL operation cost on $name', (db) => {
       '{ books(limit: 3) { total items { id title author { name books { id } } tags { name } } } ' +
       'notes { items { id data } } __schema { types { name fields { name } } } }';
     const answer = await post(query);
-    const values = countValues(dataOf(answer));
+    // A JSON column's value is one value of the answer, however it nests.
+    const values = answerValues(dataOf(answer), (value) => 'blob' in value);
     // The schema the app serves, built again from the same services.
     const schema = buildSvcSchema(t.app.get(SvcRegistry).instance);
     expect(values).toBeGreaterThan(100);
     expect(values).toBeLessThanOrEqual(operationCost(schema, parse(query)));
   });
 });
-
-/** How many values an answer holds: every key of every object, every item of every list counted by its keys. */
-function countValues(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countValues(item), 0);
-  if (value !== null && typeof value === 'object' && !isJsonLeaf(value)) {
-    return Object.values(value).reduce<number>((sum, item) => sum + 1 + countValues(item), 0);
-  }
-  return 0;
-}
-
-/** A JSON column's value is one value of the answer, however it nests. */
-function isJsonLeaf(value: object): boolean {
-  return 'blob' in value;
-}
 
 async function fetchNotesOverRest(t: TestApp): Promise<string> {
   return (await request(t.server).get('/notes').expect(200)).text;
@@ -155,7 +140,7 @@ describe('GraphQL operation cost settings', () => {
         svcController('authors', Author, { include: { fields: ['books'] } }),
         svcController('tags', Tag),
       ],
-      svc: options({ graphql: { maxCost: 1000, listSize: 5, maxAliases: 2 } }),
+      svc: { graphql: { maxCost: 1000, listSize: 5, maxAliases: 2 } },
     });
   });
 
@@ -206,7 +191,7 @@ describe('GraphQL operation cost settings', () => {
       suite: 'e2e_graphql_cost_bad_settings',
       entities: BOOKSTORE_ENTITIES,
       controllers: [svcController('tags', Tag)],
-      svc: options({ graphql: { [name]: value } as never }),
+      svc: { graphql: { [name]: value } as never },
     });
     expect(failure).toBeInstanceOf(ConfigurationException);
     expect((failure as ConfigurationException).message).toContain(`graphql.${name}`);

@@ -3,18 +3,12 @@
  * operation as a query or mutation, typed filters and their limits, errors with their SVC_* code and problem, and the
  * request reaching policy.
  */
-import type { SvcContext, SvcOptions } from '@svc/core';
-import type { SvcModuleOptions } from '@svc/nestjs';
+import type { SvcContext } from '@svc/core';
 import { Author, BOOKSTORE_ENTITIES, Book, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { StatementCounter } from '../support/statement-counter';
 import { TEST_DATABASES } from '../support/test-databases';
 import { dataOf, errorOf, postGraphql, type GraphqlAnswer } from './support/graphql-http';
-
-/** createTestApp takes Svc's options; the module's own switches ride along with them. */
-function withGraphql(options: SvcModuleOptions): SvcOptions {
-  return options as SvcOptions;
-}
 
 function headerOf(context: SvcContext, name: string): string | undefined {
   const value = (context.request as { headers?: Record<string, unknown> } | undefined)?.headers?.[name];
@@ -57,11 +51,11 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
         svcController('notes', Note),
         svcController('reviews', Review, { pagination: { strategy: 'cursor' }, sort: { default: ['id'] } }),
       ],
-      svc: withGraphql({
+      svc: {
         graphql: { exclude: ['Review'] },
         // Every write needs the editor role, read from the HTTP request the GraphQL context carries.
         policy: ({ operation, context }) => operation.startsWith('find') || headerOf(context, 'x-role') === 'editor',
-      }),
+      },
     });
     const authors = await t.dataSource.getRepository(Author).save([{ name: 'Ann', country: 'UK' }, { name: 'Bob' }]);
     const tags = await t.dataSource.getRepository(Tag).save([{ name: 'red' }, { name: 'blue' }]);

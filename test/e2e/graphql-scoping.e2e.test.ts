@@ -3,8 +3,7 @@
  * request the context carries), and that scope holds through relation fields in both directions, relation-path
  * filters, references on writes and single-row reads, so one tenant never reads, probes or pins the other's rows.
  */
-import type { EntityConfig, SvcContext, SvcOptions } from '@svc/core';
-import type { SvcModuleOptions } from '@svc/nestjs';
+import type { EntityConfig, SvcContext } from '@svc/core';
 import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
@@ -74,7 +73,7 @@ describe.each(TEST_DATABASES)('GraphQL tenant scoping on $name', (db) => {
           }),
         ),
       ],
-      svc: { graphql: true } satisfies SvcModuleOptions as SvcOptions,
+      svc: { graphql: true },
     });
     const writers = t.dataSource.getRepository(Writer);
     const novels = t.dataSource.getRepository(Novel);

@@ -10,8 +10,8 @@ import { Book, BOOKSTORE_ENTITIES, Note, Tag } from '../fixtures/bookstore-entit
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectItem, expectList, expectProblem } from './support/e2e-http';
-import { SvcRegistry, type SvcModuleOptions } from '@svc/nestjs';
-import type { SvcException, SvcOptions } from '@svc/core';
+import { SvcRegistry } from '@svc/nestjs';
+import type { SvcException } from '@svc/core';
 import { startMcpApp, type McpApp } from './support/mcp-app';
 
 /** `{ a: { a: ... 1 } }`, `levels` objects deep. */
@@ -355,7 +355,7 @@ describe('Bodies the GraphQL and MCP endpoints cannot read', () => {
       suite: 'e2e_hostile_surface_bodies',
       entities: BOOKSTORE_ENTITIES,
       controllers: [svcController('books', Book)],
-      svc: { graphql: true } satisfies Pick<SvcModuleOptions, 'graphql'> as SvcOptions,
+      svc: { graphql: true },
     });
     base = app.url.replace(/\/mcp$/, '');
   });

@@ -10,8 +10,6 @@ import {
   type DataSourceOptions,
   type QueryRunner,
 } from 'typeorm';
-import type { SvcModuleOptions } from '@svc/nestjs';
-import type { SvcOptions } from '@svc/core';
 import { Author, Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { startMcpApp, type McpApp } from './support/mcp-app';
@@ -332,7 +330,7 @@ function surfaceSweepSpecs(db: TestDatabase): void {
         svcController('books', Book, { include: { fields: ['author', 'tags'] } }),
         svcController('authors', Author),
       ],
-      svc: { graphql: true } satisfies Pick<SvcModuleOptions, 'graphql'> as SvcOptions,
+      svc: { graphql: true },
       ...(db.name === 'postgres' ? { dataSource: { applicationName: SURFACES_APP_NAME } } : {}),
     });
     base = app.url.replace(/\/mcp$/, '');

@@ -30,6 +30,16 @@ const BOOKS: EntityConfig = {
       handler: (_input, context) =>
         repo(context).findMany({ filter: { pages: { gte: 300 } }, sort: '-pages', limit: 2 }, context),
     },
+    // Bad input through the call shape: a query key findMany does not take, an id that is not an integer.
+    typoMany: {
+      kind: 'read',
+      cardinality: 'many',
+      handler: (_input, context) => repo(context).findMany({ filtr: { pages: { gte: 1 } } }, context),
+    },
+    wordOne: {
+      kind: 'read',
+      handler: async (_input, context) => repo(context).findOne('not-a-number', context),
+    },
     retitleOne: {
       meta: { routes: { method: 'POST', path: ':id/retitle', successStatus: 200 } },
       handler: async (input: SvcOperationInput, context) => {
@@ -58,6 +68,17 @@ const BOOKS: EntityConfig = {
   },
 };
 
+/** An entity that serves no findMany: a query has no allowlists to be read by. */
+const NO_LIST: EntityConfig = {
+  operations: {
+    findOne: true,
+    countOne: {
+      meta: { routes: { method: 'POST', path: 'count' } },
+      handler: (_input, context) => repo(context).findMany({ limit: 1 }, context),
+    },
+  },
+};
+
 describe.each(TEST_DATABASES)('context.repository in the call shape with the context last, on $name', (db) => {
   let t: TestApp;
   let ids: Record<string, number>;
@@ -67,7 +88,7 @@ describe.each(TEST_DATABASES)('context.repository in the call shape with the con
       db,
       suite: 'e2e_repository_call_shape',
       entities: BOOKSTORE_ENTITIES,
-      controllers: [svcController('books', Book, BOOKS)],
+      controllers: [svcController('books', Book, BOOKS), svcController('unlisted-books', Book, NO_LIST)],
     });
     const rows = await t.dataSource.getRepository(Book).save([
       { title: 'a:Dune', pages: 412 },
@@ -132,6 +153,22 @@ describe.each(TEST_DATABASES)('context.repository in the call shape with the con
     const refused = await request(t.server).post(`/books/${ids['b:Solaris']}/copy`).set(as('b')).send({ prefix: 'a:' });
     expect(refused.status).toBe(403);
     expect(await t.dataSource.getRepository(Book).countBy({ title: 'a:b:Solaris (copy)' })).toBe(0);
+  });
+
+  it('refuses a query key findMany does not take, naming it, and an id that is not one, naming id', async () => {
+    const typo = await request(t.server).post('/books/typoMany').set(as('a'));
+    expect(typo.status).toBe(400);
+    expect(typo.body).toMatchObject({ code: 'SVC_QUERY_UNSUPPORTED_PARAM', errors: [{ param: 'filtr' }] });
+    const word = await request(t.server).post('/books/wordOne').set(as('a'));
+    expect(word.status).toBe(400);
+    expect(word.body).toMatchObject({ code: 'SVC_QUERY_INVALID', errors: [{ param: 'id', code: 'invalid_value' }] });
+  });
+
+  it('refuses findMany(query) on an entity without findMany, naming the handler', async () => {
+    const res = await request(t.server).post('/unlisted-books/count');
+    expect(res.status).toBe(500);
+    expect(res.body.code).toBe('SVC_CONFIG_INVALID');
+    expect(res.body.detail).toContain('operations.countOne.handler');
   });
 
   it('soft-deletes through delete(id, context); the row is then gone from reads', async () => {

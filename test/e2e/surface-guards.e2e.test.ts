@@ -6,7 +6,6 @@
  */
 import { Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { SvcOptions } from '@svc/core';
 import request from 'supertest';
 import { BOOKSTORE_ENTITIES, Tag } from '../fixtures/bookstore-entities';
 import { svcController } from '../support/create-test-app';
@@ -69,7 +68,7 @@ describe.each(TEST_DATABASES)('Svc controller guards on every surface, on $name'
       suite: 'e2e_surface_guards',
       entities: BOOKSTORE_ENTITIES,
       controllers: [Tags as Type, GuardedTags],
-      svc: { graphql: true } as SvcOptions,
+      svc: { graphql: true },
     });
     origin = new URL(t.url).origin;
     await t.dataSource.getRepository(Tag).save([{ name: 'red' }]);

@@ -11,8 +11,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { operationCost, buildSvcSchema } from '@svc/graphql';
-import { SvcRegistry, type SvcModuleOptions } from '@svc/nestjs';
-import type { SvcOptions } from '@svc/core';
+import { SvcRegistry } from '@svc/nestjs';
 import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { Author, Book, Review, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -20,6 +19,7 @@ import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases
 import { formatCounts, prototypeSnapshot, runPool, tableChecksums, type TableChecksums } from './fuzz-support';
 import { Prng, seedFrom } from './query-generator';
 import { GraphqlGenerator, type GraphqlCase } from './graphql-generator';
+import { answerValues } from '../e2e/support/graphql-http';
 import { report } from '../support/test-report';
 
 const SEED = seedFrom(process.env['FUZZ_SEED'], 20261127);
@@ -62,7 +62,7 @@ describe.each(TEST_DATABASES)('GraphQL fuzz on $name', (db) => {
         svcController('tags', Tag),
         svcController('reviews', Review, { include: { fields: ['book'] } }),
       ],
-      svc: { graphql: true } satisfies Pick<SvcModuleOptions, 'graphql'> as SvcOptions,
+      svc: { graphql: true },
     });
     await seed(t);
     await t.app.listen(0, '127.0.0.1');
@@ -167,7 +167,7 @@ function violation(
   if (status === 400 && body.data !== undefined) return 'data on a 400';
   if (body.data !== undefined && body.data !== null) {
     const document = parsed(fuzzCase.query);
-    const values = countValues(body.data);
+    const values = answerValues(body.data);
     const cost = document ? operationCost(schema, document) : 0;
     if (values > cost) return `${values} values against an estimated cost of ${cost}`;
   }
@@ -180,15 +180,6 @@ function parsed(query: string): DocumentNode | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** How many values an answer holds: every key of every object, with list items counted by their keys. */
-function countValues(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countValues(item), 0);
-  if (value !== null && typeof value === 'object') {
-    return Object.values(value).reduce<number>((sum, item) => sum + 1 + countValues(item), 0);
-  }
-  return 0;
 }
 
 /**

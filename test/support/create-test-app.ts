@@ -3,8 +3,8 @@ import { Controller, type INestApplication, type NestApplicationOptions, type Ty
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigurationException, type EntityConfig, type SvcOptions } from '@svc/core';
-import { Svc, SvcModule } from '@svc/nestjs';
+import { ConfigurationException, type EntityConfig } from '@svc/core';
+import { Svc, SvcModule, type SvcModuleOptions } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { testDataSourceOptions, type TestDatabase } from './test-databases';
@@ -29,7 +29,8 @@ export interface TestAppOptions {
   readonly suite: string;
   readonly entities: Function[];
   readonly controllers: Type[];
-  readonly svc?: SvcOptions;
+  /** SvcModule.forRoot's options: Svc's own and the module's switches (graphql, mcp, problemDetails). */
+  readonly svc?: SvcModuleOptions;
   readonly providers?: Type[];
   /** Extra DataSource options (a query-counting logger, ...). */
   readonly dataSource?: Partial<DataSourceOptions>;

@@ -2,19 +2,18 @@
  * The example's API documentation: the OpenAPI 3.1 document at `/docs-json` is valid and lint-clean, every request it
  * allows is answered as it says (generated from the document itself), and Swagger UI at `/docs` renders it.
  */
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { dereferenced, lintOpenApi, validateOpenApi, writeTestOutput } from '../../../test/support/openapi-checks';
 import { createAjv, exerciseDocument, type OpenApiPaths } from '../../../test/support/openapi-requests';
 import { serveApiDocs } from '../src/api-docs';
+import { withChromiumPage } from '../../../test/support/chromium-page';
 import { listenExample } from './example-app';
 
 type Server = Parameters<typeof request>[0];
 
 const EDITOR = { 'x-role': 'editor' };
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('examples/nest-typeorm API docs', () => {
   let app: INestApplication;
@@ -79,14 +78,7 @@ describe('examples/nest-typeorm API docs', () => {
 
   describe('GET /docs in headless Chromium', () => {
     it('renders Swagger UI listing the books operations, and saves a screenshot', async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+      await withChromiumPage({ width: 1280, height: 2400 }, async (page) => {
         const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
         await page.goto(`http://127.0.0.1:${port}/docs`);
         await page.waitForSelector('.opblock-summary-path', { timeout: 30000 });
@@ -98,20 +90,11 @@ describe('examples/nest-typeorm API docs', () => {
           expect(text).toContain(summary);
         }
         expect(text).toContain('/books/{id}/publish');
-      } finally {
-        await browser.close();
-      }
+      });
     }, 90000);
 
     it('sends a JSON filter from "Try it out" and shows the filtered page', async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+      await withChromiumPage({ width: 1280, height: 2400 }, async (page) => {
         const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
         await page.goto(`http://127.0.0.1:${port}/docs#/Books/findManyBooks`);
         const operation = page.locator('#operations-Books-findManyBooks');
@@ -134,9 +117,7 @@ describe('examples/nest-typeorm API docs', () => {
         expect(decodeURIComponent(requestUrl)).toContain('filter={"or":[{"title":{"eq":"Kindred"}}');
         const body = JSON.parse(await responseBody.first().innerText()) as { items: { title: string }[] };
         expect(body.items.map((item) => item.title).sort()).toEqual(['Kindred', 'The Dispossessed']);
-      } finally {
-        await browser.close();
-      }
+      });
     }, 90000);
   });
 });

@@ -3,12 +3,11 @@
  * it without a reload (Server-Sent Events from `GET /books/events`); patched and deleted books follow. A screenshot is
  * saved under test-output/realtime/.
  */
-import { existsSync } from 'node:fs';
 import type { INestApplication } from '@nestjs/common';
+import { withChromiumPage } from '../../../test/support/chromium-page';
 import { writeTestOutput } from '../../../test/support/openapi-checks';
 import { listenExample } from './example-app';
 
-const CHROMIUM = '/usr/bin/chromium';
 const EDITOR = { 'x-role': 'editor', 'content-type': 'application/json' };
 
 describe('examples/nest-typeorm live page', () => {
@@ -24,14 +23,7 @@ describe('examples/nest-typeorm live page', () => {
   });
 
   it('shows a book created over REST without a reload, then its change and its removal', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    try {
-      const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await withChromiumPage({ width: 900, height: 700 }, async (page) => {
       await page.goto(`${base}/`);
       await page.waitForSelector('#status.live');
       const before = await page.locator('#books li').count();
@@ -53,8 +45,6 @@ describe('examples/nest-typeorm live page', () => {
       await fetch(`${base}/books/${id}`, { method: 'DELETE', headers: { 'x-role': 'editor' } });
       await row.waitFor({ state: 'detached' });
       expect(await page.locator('#books li').count()).toBe(before);
-    } finally {
-      await browser.close();
-    }
+    });
   }, 60000);
 });

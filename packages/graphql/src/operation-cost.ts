@@ -13,7 +13,6 @@
  * 2 + 100 × (20 + 1 + 10 + 1 + 10 × 5) = 8,202.
  */
 import {
-  GraphQLError,
   GraphQLList,
   GraphQLNonNull,
   Kind,
@@ -37,6 +36,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { introspectionStep, scopeKey, type IntrospectionScope } from './introspection-size';
+import { operationLimitError } from './operation-field-limit';
 
 /** The default bound of `createSvcGraphqlHandler`. */
 export const DEFAULT_MAX_COST = 100_000;
@@ -84,11 +84,11 @@ export function maxCostRule(options: MaxCostOptions = {}): ValidationRule {
         const cost = costOfOperation(schema, operation, (name) => context.getFragment(name), listSize, max);
         if (cost > max) {
           context.reportError(
-            new GraphQLError(
+            operationLimitError(
+              operation,
               `The operation could answer more than ${max} values (each field counted once per row of every list it ` +
                 `is in; a page holds its limit, a to-many relation ${listSize} rows); the limit is ${max} ` +
                 '(maxCost). Ask for fewer fields or smaller pages, or split it into several requests.',
-              { nodes: operation, extensions: { code: 'SVC_QUERY_INVALID' } },
             ),
           );
         }

@@ -46,12 +46,17 @@ export function maxAliasesRule(max: number = DEFAULT_MAX_ALIASES): ValidationRul
   );
 }
 
+/** The error every operation bound reports: a request error (400 before anything runs) naming the limit. */
+export function operationLimitError(operation: OperationDefinitionNode, message: string): GraphQLError {
+  return new GraphQLError(message, { nodes: operation, extensions: { code: 'SVC_QUERY_INVALID' } });
+}
+
 /** A rule reporting `message` when more than `max` fields of an operation, fragments expanded, are `counted`. */
 function countingRule(max: number, counted: (field: FieldNode) => boolean, message: string): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
       if (expandedCount(context, operation, counted, max) > max) {
-        context.reportError(new GraphQLError(message, { nodes: operation, extensions: { code: 'SVC_QUERY_INVALID' } }));
+        context.reportError(operationLimitError(operation, message));
       }
     },
   });

@@ -3,7 +3,8 @@
  * read or write, so a request of a thousand aliased `books` fields would be a thousand reads; the include limits
  * bound what one field loads, this bounds how many fields one request runs.
  */
-import { GraphQLError, Kind, type SelectionSetNode, type ValidationRule } from 'graphql';
+import { Kind, type SelectionSetNode, type ValidationRule } from 'graphql';
+import { operationLimitError } from './operation-field-limit';
 
 /** The default bound of `createSvcGraphqlHandler`. */
 export const DEFAULT_MAX_ROOT_FIELDS = 20;
@@ -15,9 +16,9 @@ export function maxRootFieldsRule(max: number = DEFAULT_MAX_ROOT_FIELDS): Valida
       const count = countFields(operation.selectionSet, (name) => context.getFragment(name)?.selectionSet, new Set());
       if (count > max) {
         context.reportError(
-          new GraphQLError(
+          operationLimitError(
+            operation,
             `The operation selects ${count} root fields; the limit is ${max}. Split it into several requests.`,
-            { nodes: operation, extensions: { code: 'SVC_QUERY_INVALID' } },
           ),
         );
       }

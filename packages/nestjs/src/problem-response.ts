@@ -36,24 +36,41 @@ export function requestIdOf(request: Request): string {
   return id;
 }
 
-export function writeProblem(request: Request, response: Response, error: unknown): void {
+/** How an error's answer is written: its media type and its body, from the problem object. */
+export interface ErrorShape {
+  readonly contentType: string;
+  readonly body: (problem: ProblemDetails) => unknown;
+}
+
+/** RFC 9457 problem details, the answer of every Svc route. */
+const PROBLEM_SHAPE: ErrorShape = { contentType: PROBLEM_CONTENT_TYPE, body: (problem) => problem };
+
+/**
+ * Writes any error: its problem object (instance, request id, and driver detail with `errors.exposeInternals`) in
+ * `shape`, at the problem's status, with `X-Request-Id` and the exception's own headers; a 5xx is logged.
+ */
+export function writeError(request: Request, response: Response, error: unknown, shape: ErrorShape): void {
   const exception = toSvcException(error);
   const exposeInternals = (exception as unknown as Record<symbol, unknown>)[EXPOSE_INTERNALS] === true;
-  const body = toProblemDetails(exception, {
+  const problem = toProblemDetails(exception, {
     instance: requestUrl(request),
     requestId: requestIdOf(request),
     exposeInternals,
   });
-  logServerFault(request, body, exception);
+  logServerFault(request, problem, exception);
   if (headersSent(response)) return;
-  setHeader(response, 'X-Request-Id', String(body.requestId));
+  setHeader(response, 'X-Request-Id', String(problem.requestId));
   for (const [name, value] of Object.entries(exception.headers ?? {})) setHeader(response, name, value);
-  setHeader(response, 'Content-Type', PROBLEM_CONTENT_TYPE);
-  sendNow(response, body.status, JSON.stringify(body));
+  setHeader(response, 'Content-Type', shape.contentType);
+  sendNow(response, problem.status, JSON.stringify(shape.body(problem)));
+}
+
+export function writeProblem(request: Request, response: Response, error: unknown): void {
+  writeError(request, response, error, PROBLEM_SHAPE);
 }
 
 /** A 5xx is Svc's or the database's fault, never the client's: logged with its cause, findable by the request id. */
-export function logServerFault(request: Request, body: ProblemDetails, exception: SvcException): void {
+function logServerFault(request: Request, body: ProblemDetails, exception: SvcException): void {
   if (body.status < 500) return;
   const cause = exception.cause ?? exception;
   logger.error(

@@ -4,16 +4,9 @@
  * `{ errors: [{ message, extensions: { code, problem } }] }`, and a JSON-RPC error (-32700 for a body that is not
  * JSON, -32600 for another refused request, -32603 for a fault of the server) with the problem as its `data`.
  */
-import { toProblemDetails, toSvcException, type ProblemDetails } from '@svc/core';
-import {
-  headersSent,
-  requestUrl,
-  sendNow,
-  setHeader,
-  type SvcHttpRequest as Request,
-  type SvcHttpResponse as Response,
-} from './http-exchange';
-import { logServerFault, requestIdOf } from './problem-response';
+import type { ProblemDetails } from '@svc/core';
+import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
+import { writeError, type ErrorShape } from './problem-response';
 
 /** The surfaces beyond REST that answer their errors in a protocol of their own. */
 export type SvcSurfaceKind = 'graphql' | 'mcp';
@@ -35,16 +28,15 @@ const JSON_RPC_PARSE_ERROR = -32700;
 const JSON_RPC_INVALID_REQUEST = -32600;
 const JSON_RPC_INTERNAL_ERROR = -32603;
 
+/** The answer of each surface's errors: JSON in the protocol's own shape. */
+const SHAPES: Readonly<Record<SvcSurfaceKind, ErrorShape>> = {
+  graphql: { contentType: 'application/json; charset=utf-8', body: graphqlBody },
+  mcp: { contentType: 'application/json; charset=utf-8', body: jsonRpcBody },
+};
+
 /** Writes `error` (already mapped to an Svc error where it can be) in the protocol of `kind`. */
 export function writeSurfaceError(kind: SvcSurfaceKind, request: Request, response: Response, error: unknown): void {
-  const exception = toSvcException(error);
-  const problem = toProblemDetails(exception, { instance: requestUrl(request), requestId: requestIdOf(request) });
-  logServerFault(request, problem, exception);
-  if (headersSent(response)) return;
-  setHeader(response, 'X-Request-Id', String(problem.requestId));
-  for (const [name, value] of Object.entries(exception.headers ?? {})) setHeader(response, name, value);
-  setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
-  sendNow(response, problem.status, JSON.stringify(kind === 'graphql' ? graphqlBody(problem) : jsonRpcBody(problem)));
+  writeError(request, response, error, SHAPES[kind]);
 }
 
 function graphqlBody(problem: ProblemDetails): unknown {

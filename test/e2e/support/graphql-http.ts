@@ -52,3 +52,15 @@ export function errorOf(answer: GraphqlAnswer<unknown>, code: string): GraphqlEr
   if (!error) throw new Error(`Expected an error ${code}, got ${JSON.stringify(answer)}`);
   return error;
 }
+
+/**
+ * How many values a GraphQL answer's `data` holds, as the operation cost counts them: every key of every object, with
+ * list items counted by their keys. `isLeaf` names objects that are one value however they nest (a JSON column's).
+ */
+export function answerValues(value: unknown, isLeaf: (value: object) => boolean = () => false): number {
+  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + answerValues(item, isLeaf), 0);
+  if (value !== null && typeof value === 'object' && !isLeaf(value)) {
+    return Object.values(value).reduce<number>((sum, item) => sum + 1 + answerValues(item, isLeaf), 0);
+  }
+  return 0;
+}

@@ -14,8 +14,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { SvcOptions } from '@svc/core';
-import { SvcModule, type SvcMcpSwitch } from '@svc/nestjs';
+import { SvcModule, type SvcMcpSwitch, type SvcModuleOptions } from '@svc/nestjs';
 import { typeorm } from '@svc/typeorm';
 import type { AddressInfo } from 'node:net';
 import { DataSource, type DataSourceOptions } from 'typeorm';
@@ -57,7 +56,7 @@ export interface McpAppOptions {
   readonly suite: string;
   readonly entities: Function[];
   readonly controllers: Type[];
-  readonly svc?: SvcOptions;
+  readonly svc?: SvcModuleOptions;
   readonly mcp?: true | SvcMcpSwitch;
   /** Options laid over the test database's (an application_name, a logger). */
   readonly dataSource?: Partial<DataSourceOptions>;

@@ -71,6 +71,8 @@ export function scopedRepository(
   const reread = async (key: EntityKey, args: { session?: AdapterSession } | undefined) =>
     adapter.findOne({ key, where: await scope(), view: 'all', session: sessionOf(args) });
 
+  /** The built-in list handler over this repository, made the first time the call shape needs it. */
+  let listHandlers: ReturnType<typeof createBuiltInHandlers> | undefined;
   // One implementation of both call shapes (an overloaded method is typed by its overloads, not by its body).
   const findMany = (async (args: unknown, _context?: SvcContext) => {
     if (isPortFindMany(args)) {
@@ -87,7 +89,8 @@ export function scopedRepository(
     }
     // The call shape: a handler's resolved plan (`input.query`), or a query as service.findMany takes it.
     const plan = isListPlan(args) ? args : await planOf(call, (args ?? {}) as FindManyQuery);
-    return createBuiltInHandlers(repository).findMany({ query: plan }, call.context);
+    listHandlers ??= createBuiltInHandlers(repository);
+    return listHandlers.findMany({ query: plan }, call.context);
   }) as ScopedRepository['findMany'];
 
   const repository: ScopedRepository = {
