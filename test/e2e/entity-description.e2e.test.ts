@@ -131,8 +131,17 @@ describe.each(TEST_DATABASES)('The description API on $name', (db) => {
       state: 'on',
       route: { method: 'GET', path: '' },
       successStatus: 200,
+      takesId: false,
       body: 'none',
       query: 'list',
+      answers: 'list',
+      conditional: { ifNoneMatch: false, ifMatch: 'none' },
+      summary: 'List Books',
+      wording: {
+        title: 'List Book',
+        sentence: 'List Book rows.',
+      },
+      hints: { readOnly: true },
     });
     expect(operation('findOne')).toMatchObject({ route: { method: 'GET', path: ':id' }, query: 'item' });
     expect(operation('createOne')).toMatchObject({ kind: 'write', body: 'create', successStatus: 201 });

@@ -9,16 +9,17 @@ export type { GatedCall, OperationGate } from './service/operation-gate';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
 export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
-export { STANDARD_ROUTES } from './operations/standard-operations';
+export { STANDARD_OPERATIONS } from './operations/operation-registry';
+export type { OperationDefinition } from './operations/operation-definition';
+export type { OperationFacts, WordingSubject, WriteSlotName } from './config/operation-facts';
+export { pluralOf } from './config/operation-facts';
 export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';
 export type { ListResult, ListMetaContributor } from './operations/list-handlers';
 export type { ListReadPlan } from './query/resolve-list-query';
 export type { PaginationStrategy, PagePlan, PageContext, PageSettings } from './pagination/pagination-strategy';
-export type { StandardRoute } from './operations/standard-operations';
 export type { OperationFlow } from './operations/operation-flows';
 export type { Stage, FlowState } from './pipeline/stage';
 
-export { STANDARD_OPERATION_IDS } from './config/svc-settings';
 export type {
   SvcSettings,
   GlobalSettings,

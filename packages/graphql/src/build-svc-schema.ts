@@ -86,8 +86,8 @@ export function buildSvcSchema(
       plan,
       plans,
       object: objectOf(plan.typeName),
-      list: plan.operations.has('findMany') ? buildListType(plan, types, objectOf(plan.typeName)) : undefined,
-      filter: plan.operations.has('findMany') ? buildFilterInput(plan, types) : undefined,
+      list: plan.list ? buildListType(plan, types, objectOf(plan.typeName)) : undefined,
+      filter: plan.list ? buildFilterInput(plan, types) : undefined,
       writes: writeInputsOf(plan, types),
       contextOf,
       gate: options.gate,
@@ -140,13 +140,11 @@ function seededTypes(): SchemaTypes {
   return types;
 }
 
-const WRITE_OPERATIONS = { create: 'createOne', update: 'updateOne', patch: 'patchOne' } as const;
-
 /** The write inputs of the write operations that are on. */
 function writeInputsOf(plan: EntityPlan, types: SchemaTypes): Partial<Record<WriteSlot, WriteInput>> {
   const writes: Partial<Record<WriteSlot, WriteInput>> = {};
   for (const slot of WRITE_SLOTS) {
-    if (!plan.operations.has(WRITE_OPERATIONS[slot])) continue;
+    if (!plan.operations.some((operation) => operation.body === slot)) continue;
     const input = buildWriteInput(plan, slot, types);
     if (input) writes[slot] = input;
   }

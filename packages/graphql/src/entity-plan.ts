@@ -6,7 +6,8 @@ import {
   ConfigurationException,
   type EntityDescription,
   type FieldDescription,
-  type StandardOperationId,
+  type OperationDescription,
+  STANDARD_OPERATIONS,
   type SvcService,
 } from '@svc/core';
 import { isGraphqlName, lowerFirst, pluralize } from './graphql-names';
@@ -34,7 +35,7 @@ export interface EntityPlan {
   readonly many: string;
   /** The columns of the object type, in column order. */
   readonly columns: ReadonlyMap<string, FieldDescription>;
-  /** What `findOne` and write results serve, and what each `findMany` item serves. */
+  /** What a read by id and write results serve, and what each list item serves. */
   readonly outputItem: ReadonlySet<string>;
   readonly outputList: ReadonlySet<string>;
   /** What the entity serves as an included row (`select.fields`). */
@@ -42,8 +43,12 @@ export interface EntityPlan {
   /** Includable relations whose target is in the schema, in declaration order. */
   readonly relations: ReadonlyMap<string, RelationField>;
   readonly paging: PagingMode;
-  /** Standard operations that are on (not off, not disabled by the global map). */
-  readonly operations: ReadonlySet<StandardOperationId>;
+  /** Standard operations that are on (not off, not disabled by the global map), as the description gives them. */
+  readonly operations: readonly OperationDescription[];
+  /** The one of them that answers a page of rows, if on. */
+  readonly list?: OperationDescription;
+  /** The one of them that reads a row by id, if on: what a write's answer is read again through. */
+  readonly item?: OperationDescription;
 }
 
 /** The strategies GraphQL pages with limit and offset; cursor and since pages are not offsets, so they are refused. */
@@ -87,11 +92,13 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
       keysOnly: relation.keysOnly === true,
     });
   }
-  const operations = new Set(
-    description.operations
-      .filter((operation) => operation.standard && operation.state === 'on')
-      .map((operation) => operation.id as StandardOperationId),
-  );
+  // In the registry's order, whatever order the entity's operations map names them in.
+  const order = (operation: OperationDescription) => STANDARD_OPERATIONS.findIndex(({ id }) => id === operation.id);
+  const operations = description.operations
+    .filter((operation) => operation.standard && operation.state === 'on')
+    .sort((a, b) => order(a) - order(b));
+  const list = operations.find((operation) => operation.answers === 'list');
+  const item = operations.find((operation) => operation.kind === 'read' && operation.query === 'item');
   const one = lowerFirst(name);
   const plural = lowerFirst(pluralize(name));
   return {
@@ -105,8 +112,10 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
     outputList,
     readable,
     relations,
-    paging: operations.has('findMany') ? pagingOf(description) : 'none',
+    paging: list ? pagingOf(description) : 'none',
     operations,
+    ...(list ? { list } : {}),
+    ...(item ? { item } : {}),
   };
 }
 

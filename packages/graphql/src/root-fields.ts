@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { ExecuteRequest, ExecuteResponse, OperationGate, SvcContext } from '@svc/core';
+import type { ExecuteRequest, ExecuteResponse, OperationDescription, OperationGate, SvcContext } from '@svc/core';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
@@ -32,7 +32,7 @@ export interface EntityFieldsArgs {
   readonly plan: EntityPlan;
   readonly plans: ReadonlyMap<string, EntityPlan>;
   readonly object: GraphQLObjectType;
-  /** `<Entity>List`, when findMany is on. */
+  /** `<Entity>List`, when the list is on. */
   readonly list?: GraphQLObjectType;
   readonly filter?: FilterInput;
   readonly writes: Partial<Record<WriteSlot, WriteInput>>;
@@ -80,49 +80,56 @@ function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
 
 const ID_ARG: GraphQLFieldConfigArgumentMap = { id: { type: new GraphQLNonNull(GraphQLID) } };
 
+/** The query fields: `<entity>(id)` for the read by id, then `<entities>(...)` for the list, where they are on. */
 export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
-  const { plan } = args;
   const fields: Record<string, Field> = {};
-  if (plan.operations.has('findOne')) {
-    fields[plan.one] = {
-      type: args.object,
-      description: `One ${plan.typeName} by its ${plan.description.lookup.param}.`,
-      args: ID_ARG,
-      resolve: async (_source, input, context, info) => {
-        const { pairs } = shapePairs({
-          plan,
-          sets: selectionSets(info),
-          fragments: info.fragments,
-          variables: info.variableValues,
-          served: plan.outputItem,
-          plans: args.plans,
-        });
-        return (await execute(args, context, { operation: 'findOne', id: input['id'], query: pairs })).body;
-      },
-    };
-  }
-  if (args.list) {
-    fields[plan.many] = {
-      type: new GraphQLNonNull(args.list),
-      description: `A page of ${plan.typeName} rows.`,
-      args: listArguments(args),
-      extensions: { [PAGE_EXTENSION]: pageSizeOf(plan) },
-      resolve: async (_source, input, context, info) => {
-        const items = collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [];
-        const { pairs } = shapePairs({
-          plan,
-          sets: items,
-          fragments: info.fragments,
-          variables: info.variableValues,
-          served: plan.outputList,
-          plans: args.plans,
-        });
-        const query = [...listPairs(plan, input as ListArgs, args.filter), ...pairs];
-        return (await execute(args, context, { operation: 'findMany', query })).body;
-      },
-    };
-  }
+  const { item, list } = args.plan;
+  if (item) fields[args.plan.one] = itemField(args, item);
+  if (list && args.list) fields[args.plan.many] = listField(args, list, args.list);
   return guardedAll(args, fields);
+}
+
+function itemField(args: EntityFieldsArgs, operation: OperationDescription): Field {
+  const { plan } = args;
+  return {
+    type: args.object,
+    description: `One ${plan.typeName} by its ${plan.description.lookup.param}.`,
+    args: ID_ARG,
+    resolve: async (_source, input, context, info) => {
+      const { pairs } = shapePairs({
+        plan,
+        sets: selectionSets(info),
+        fragments: info.fragments,
+        variables: info.variableValues,
+        served: plan.outputItem,
+        plans: args.plans,
+      });
+      return (await execute(args, context, { operation: operation.id, id: input['id'], query: pairs })).body;
+    },
+  };
+}
+
+function listField(args: EntityFieldsArgs, operation: OperationDescription, list: GraphQLObjectType): Field {
+  const { plan } = args;
+  return {
+    type: new GraphQLNonNull(list),
+    description: `A page of ${plan.typeName} rows.`,
+    args: listArguments(args),
+    extensions: { [PAGE_EXTENSION]: pageSizeOf(plan) },
+    resolve: async (_source, input, context, info) => {
+      const items = collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [];
+      const { pairs } = shapePairs({
+        plan,
+        sets: items,
+        fragments: info.fragments,
+        variables: info.variableValues,
+        served: plan.outputList,
+        plans: args.plans,
+      });
+      const query = [...listPairs(plan, input as ListArgs, args.filter), ...pairs];
+      return (await execute(args, context, { operation: operation.id, query })).body;
+    },
+  };
 }
 
 /** What the cost of an operation counts a page of this list as holding. */
@@ -159,58 +166,53 @@ function listArguments(args: EntityFieldsArgs): GraphQLFieldConfigArgumentMap {
   return map;
 }
 
+/**
+ * The mutation fields, one per write that is on, named by the operation (`createOne` -> `create<Entity>`): `id` when it
+ * addresses a row, `input` in its write slot; it answers the row as stored, or `true` where the row is gone.
+ */
 export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
   const { plan } = args;
   const name = pascal(plan.typeName);
   const fields: Record<string, Field> = {};
-  const writeField = (operation: 'createOne' | 'updateOne' | 'patchOne', slot: WriteSlot, byId: boolean): Field => {
-    const input = args.writes[slot];
-    const fieldArgs: GraphQLFieldConfigArgumentMap = { ...(byId ? ID_ARG : {}) };
-    if (input) fieldArgs['input'] = { type: new GraphQLNonNull(input.type) };
+  for (const operation of plan.operations) {
+    if (operation.kind === 'write') fields[`${operation.id.replace(/One$/, '')}${name}`] = writeField(args, operation);
+  }
+  return guardedAll(args, fields);
+}
+
+function writeField(args: EntityFieldsArgs, operation: OperationDescription): Field {
+  const byId = operation.takesId;
+  const slot = operation.body === 'create' || operation.body === 'update' || operation.body === 'patch';
+  const input = slot ? args.writes[operation.body as WriteSlot] : undefined;
+  const fieldArgs: GraphQLFieldConfigArgumentMap = { ...(byId ? ID_ARG : {}) };
+  if (input) fieldArgs['input'] = { type: new GraphQLNonNull(input.type) };
+  if (operation.answers === 'none') {
     return {
-      type: args.object,
+      type: new GraphQLNonNull(GraphQLBoolean),
       args: fieldArgs,
-      resolve: async (_source, values, context, info) => {
-        const body = input ? input.toBody(values['input'] as Record<string, unknown>) : {};
-        return writeThenAnswer(args, context, info, {
-          request: { operation, id: values['id'], body },
-          idOf: (response) => (byId ? values['id'] : response.resourceId),
-        });
-      },
-    };
-  };
-  if (plan.operations.has('createOne')) fields[`create${name}`] = writeField('createOne', 'create', false);
-  if (plan.operations.has('updateOne')) fields[`update${name}`] = writeField('updateOne', 'update', true);
-  if (plan.operations.has('patchOne')) fields[`patch${name}`] = writeField('patchOne', 'patch', true);
-  const removal = (operation: 'deleteOne' | 'purgeOne'): Field => ({
-    type: new GraphQLNonNull(GraphQLBoolean),
-    args: ID_ARG,
-    resolve: async (_source, values, context) => {
-      await execute(args, context, { operation, id: values['id'] });
-      return true;
-    },
-  });
-  if (plan.operations.has('deleteOne')) fields[`delete${name}`] = removal('deleteOne');
-  if (plan.operations.has('restoreOne')) {
-    fields[`restore${name}`] = {
-      type: args.object,
-      args: ID_ARG,
-      resolve: async (_source, values, context, info) => {
-        return writeThenAnswer(args, context, info, {
-          request: { operation: 'restoreOne', id: values['id'] },
-          idOf: () => values['id'],
-        });
+      resolve: async (_source, values, context) => {
+        await execute(args, context, { operation: operation.id, id: values['id'] });
+        return true;
       },
     };
   }
-  if (plan.operations.has('purgeOne')) fields[`purge${name}`] = removal('purgeOne');
-  return guardedAll(args, fields);
+  return {
+    type: args.object,
+    args: fieldArgs,
+    resolve: async (_source, values, context, info) => {
+      const body = input ? input.toBody(values['input'] as Record<string, unknown>) : slot ? {} : undefined;
+      return writeThenAnswer(args, context, info, {
+        request: { operation: operation.id, ...(byId ? { id: values['id'] } : {}), ...(body ? { body } : {}) },
+        idOf: (response) => (byId ? values['id'] : response.resourceId),
+      });
+    },
+  };
 }
 
 /**
  * A write answers with the row as stored; when the selection reaches into relations, the row is read again with
- * them (one `findOne` with the same context), since a write's response embeds none. That read is checked before the
- * write (the caller's guards for `findOne`, the selection against its allowlists and include limits), so a read the
+ * them (one read by id with the same context), since a write's response embeds none. That read is checked before the
+ * write (the caller's guards for the read by id, the selection against its allowlists and include limits), so a read the
  * answer could not make refuses the mutation with nothing written, rather than failing after the commit.
  */
 async function writeThenAnswer(
@@ -228,14 +230,14 @@ async function writeThenAnswer(
     served: plan.outputItem,
     plans: args.plans,
   });
-  const rereads = hasRelations && plan.operations.has('findOne');
-  if (rereads) {
+  const reread = hasRelations ? plan.item : undefined;
+  if (reread) {
     const context = args.contextOf(contextValue);
-    if (args.gate) await args.gate({ service: plan.service, operation: 'findOne', context });
-    await plan.service.engine.checkQuery({ operation: 'findOne', id: write.request.id, query: pairs, context });
+    if (args.gate) await args.gate({ service: plan.service, operation: reread.id, context });
+    await plan.service.engine.checkQuery({ operation: reread.id, id: write.request.id, query: pairs, context });
   }
   const response = await execute(args, contextValue, write.request);
   const id = write.idOf(response);
-  if (!rereads || id === undefined) return response.body;
-  return (await execute(args, contextValue, { operation: 'findOne', id, query: pairs })).body;
+  if (!reread || id === undefined) return response.body;
+  return (await execute(args, contextValue, { operation: reread.id, id, query: pairs })).body;
 }

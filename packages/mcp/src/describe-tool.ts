@@ -120,8 +120,8 @@ export async function describeForCaller(
     }
     const entities: Record<string, unknown>[] = [];
     for (const entityTools of byEntity.values()) {
-      const findMany = entityTools.find((tool) => tool.operation === 'findMany');
-      if (!findMany || !(await findMany.permits(context))) continue;
+      const lister = entityTools.find((tool) => tool.lists);
+      if (!lister || !(await lister.permits(context))) continue;
       const allowed: Record<string, string> = {};
       for (const tool of entityTools) if (await tool.permits(context)) allowed[tool.operation] = tool.name;
       entities.push(describeEntity(entityTools[0]!.service.describe(), allowed));

@@ -13,7 +13,5 @@ export { SvcTool } from './svc-tool';
 export type { SvcToolDefinition, SvcToolAnnotations } from './svc-tool';
 export type { SvcToolResult } from './tool-result';
 export { DESCRIBE_TOOL_NAME } from './describe-tool';
-export { TOOL_OPERATIONS } from './tool-input-schema';
-export type { ToolOperation } from './tool-input-schema';
 export { toolNameOf } from './tool-name';
 export type { JsonSchema } from './json-schema';

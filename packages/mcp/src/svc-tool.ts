@@ -6,13 +6,14 @@ import {
   type EntityDescription,
   type ExecuteRequest,
   type FindManyQuery,
+  type OperationDescription,
   type OperationGate,
   type SvcContext,
   type SvcService,
 } from '@svc/core';
 import type { JsonSchema } from './json-schema';
-import { inputSchemaOf, type ToolOperation } from './tool-input-schema';
-import { outputSchemaOf, successSchemaOf } from './tool-output-schema';
+import { inputSchemaOf } from './tool-input-schema';
+import { outputSchemaOf, receiptFlagOf, successSchemaOf } from './tool-output-schema';
 import { toolNameOf } from './tool-name';
 import { toolDescriptionOf } from './tool-description';
 import { problemResult, successResult, type SvcToolResult } from './tool-result';
@@ -37,53 +38,37 @@ export interface SvcToolDefinition {
   readonly annotations: SvcToolAnnotations;
 }
 
-/**
- * The hints of each operation. Reads are read-only. Create only adds; update and patch overwrite values, delete and
- * purge remove rows, so those are destructive; restore brings a row back. Update, delete and restore leave the same
- * state however often they are repeated.
- */
-const HINTS: Readonly<Record<ToolOperation, Omit<SvcToolAnnotations, 'title' | 'openWorldHint'>>> = {
-  findMany: { readOnlyHint: true },
-  findOne: { readOnlyHint: true },
-  createOne: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  updateOne: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  patchOne: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  deleteOne: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  restoreOne: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  purgeOne: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-};
-
-const TITLES: Readonly<Record<ToolOperation, string>> = {
-  findMany: 'List',
-  findOne: 'Read',
-  createOne: 'Create',
-  updateOne: 'Replace',
-  patchOne: 'Change',
-  deleteOne: 'Delete',
-  restoreOne: 'Restore',
-  purgeOne: 'Purge',
-};
-
 export class SvcTool {
   readonly definition: SvcToolDefinition;
+  /** The operation's id. */
+  readonly operation: string;
 
   constructor(
     readonly service: SvcService,
-    readonly operation: ToolOperation,
+    /** The standard operation the tool calls, as the entity's description gives it. */
+    private readonly described: OperationDescription,
     /** Hears of each call that failed on the server's side (a 5xx problem), with its cause. */
     private readonly onServerError?: (error: unknown, tool: string) => void,
     /** Asked before the operation runs (the REST route's guards, in Nest). */
     private readonly gate?: OperationGate,
   ) {
     const description = service.describe();
-    const title = `${TITLES[operation]} ${description.name}`;
+    this.operation = described.id;
+    const title = described.wording?.title ?? described.summary;
+    const hints = described.hints ?? { readOnly: described.kind === 'read' };
     this.definition = Object.freeze({
-      name: toolNameOf(description.name, operation),
+      name: toolNameOf(description.name, described.id),
       title,
-      description: toolDescriptionOf(description, operation),
-      inputSchema: inputSchemaOf(description, operation),
-      outputSchema: outputSchemaOf(successSchemaOf(description, operation)),
-      annotations: { title, ...HINTS[operation], openWorldHint: false },
+      description: toolDescriptionOf(description, described),
+      inputSchema: inputSchemaOf(description, described),
+      outputSchema: outputSchemaOf(successSchemaOf(description, described)),
+      annotations: {
+        title,
+        readOnlyHint: hints.readOnly,
+        ...(hints.destructive !== undefined ? { destructiveHint: hints.destructive } : {}),
+        ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
+        openWorldHint: false,
+      },
     });
   }
 
@@ -91,10 +76,15 @@ export class SvcTool {
     return this.definition.name;
   }
 
+  /** The tool lists the entity's rows (the one `svc_describe` asks to decide whether the entity is shown). */
+  get lists(): boolean {
+    return this.described.answers === 'list';
+  }
+
   /**
    * Whether `svc_describe` lists this tool for the caller: the gate lets the call through (a refusal or a failure
    * hides the tool), then the policy, asked without a row. A policy that needs the row leaves it to the call, except
-   * for `findMany`, whose answer decides whether the entity is listed at all.
+   * for the list, whose answer decides whether the entity is listed at all.
    */
   async permits(context: SvcContext): Promise<boolean> {
     try {
@@ -105,7 +95,7 @@ export class SvcTool {
     try {
       return await this.service.engine.permits(this.operation, context);
     } catch {
-      return this.operation !== 'findMany';
+      return !this.lists;
     }
   }
 
@@ -118,8 +108,8 @@ export class SvcTool {
       const request = this.requestOf(input);
       if (this.gate) await this.gate({ service: this.service, operation: this.operation, context });
       const response = await this.service.engine.execute({ ...request, context });
-      if (this.operation === 'deleteOne') return successResult({ id: request.id, deleted: true });
-      if (this.operation === 'purgeOne') return successResult({ id: request.id, purged: true });
+      if (this.described.answers === 'none')
+        return successResult({ id: request.id, [receiptFlagOf(this.described)]: true });
       return successResult(response.body);
     } catch (error) {
       const result = problemResult(error);
@@ -128,22 +118,16 @@ export class SvcTool {
     }
   }
 
-  /** The engine request of valid arguments. */
+  /** The engine request of valid arguments, from what the operation takes. */
   private requestOf(args: Record<string, unknown>): ExecuteRequest {
-    const operation = this.operation;
-    switch (operation) {
-      case 'findMany':
-        return { operation, query: listQuery(this.service.describe(), args) };
-      case 'findOne':
-        return { operation, id: args['id'], query: pick(args, ['select', 'include']) };
-      case 'createOne':
-        return { operation, body: args['data'] };
-      case 'updateOne':
-      case 'patchOne':
-        return { operation, id: args['id'], body: args['data'] };
-      default:
-        return { operation, id: args['id'] };
-    }
+    const { id: operation, takesId, body, query } = this.described;
+    return {
+      operation,
+      ...(takesId ? { id: args['id'] } : {}),
+      ...(body !== 'none' ? { body: args['data'] } : {}),
+      ...(query === 'list' ? { query: listQuery(this.service.describe(), args) } : {}),
+      ...(query === 'item' ? { query: pick(args, ['select', 'include']) } : {}),
+    };
   }
 }
 

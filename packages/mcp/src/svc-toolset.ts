@@ -5,8 +5,10 @@
  */
 import {
   ConfigurationException,
+  STANDARD_OPERATIONS,
   SvcException,
   type EntityDescription,
+  type OperationDescription,
   type OperationGate,
   type SvcContext,
   type SvcInstance,
@@ -14,7 +16,6 @@ import {
 } from '@svc/core';
 import { DESCRIBE_DEFINITION, DESCRIBE_TOOL_NAME, describeForCaller } from './describe-tool';
 import { SvcTool, type SvcToolDefinition } from './svc-tool';
-import { TOOL_OPERATIONS } from './tool-input-schema';
 import { problemResult, type SvcToolResult } from './tool-result';
 
 export interface SvcToolsetOptions {
@@ -78,11 +79,8 @@ export class SvcToolset {
       if (exclude.has(description.name) || seen.has(description.name)) continue;
       seen.add(description.name);
       refuseUnpageable(description);
-      const enabled = new Set(
-        description.operations.filter((operation) => operation.standard && operation.state === 'on').map((op) => op.id),
-      );
-      for (const operation of TOOL_OPERATIONS)
-        if (enabled.has(operation)) tools.push(new SvcTool(service, operation, options.onServerError, options.gate));
+      for (const operation of toolOperationsOf(description))
+        tools.push(new SvcTool(service, operation, options.onServerError, options.gate));
     }
     this.tools = Object.freeze(tools);
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -118,4 +116,17 @@ export class SvcToolset {
     if (!tool) return problemResult(new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `There is no tool '${name}'.` }));
     return tool.call(args, context);
   }
+}
+
+/**
+ * The operations that become tools: the standard ones that are on, reads first and the list first among them (so an
+ * agent reads how to look before how to change), then in the registry's order.
+ */
+function toolOperationsOf(description: EntityDescription): OperationDescription[] {
+  const order = (operation: OperationDescription) => STANDARD_OPERATIONS.findIndex(({ id }) => id === operation.id);
+  const rank = (operation: OperationDescription) =>
+    (operation.kind === 'read' ? (operation.cardinality === 'many' ? 0 : 1) : 2) * 100 + order(operation);
+  return description.operations
+    .filter((operation) => operation.standard && operation.state === 'on')
+    .sort((a, b) => rank(a) - rank(b));
 }

@@ -1,19 +1,14 @@
 /** The description of each tool, written from the entity's description so it says what the tool really takes. */
-import type { EntityDescription } from '@svc/core';
-import type { ToolOperation } from './tool-input-schema';
+import type { EntityDescription, OperationDescription } from '@svc/core';
 
 function list(names: readonly string[]): string {
   return names.length > 0 ? names.join(', ') : 'none';
 }
 
-/** The required fields of a slot, a required reference and its foreign-key column as `a or b`. */
-function requiredText(write: EntityDescription['write']['create']): string {
-  return list([...write.required, ...write.requiredOneOf.map(([reference, column]) => `${reference} or ${column}`)]);
-}
-
-function findManyText(description: EntityDescription): string {
-  const { name, pagination } = description;
-  const parts = [`List ${name} rows.`];
+/** What a list call can do with the entity: its filter, sort, include, search and paging. */
+function listText(description: EntityDescription): string[] {
+  const { pagination } = description;
+  const parts: string[] = [];
   if (description.filter.fields.length > 0)
     parts.push(`Filter on ${list(description.filter.fields.map((field) => field.name))}.`);
   if (!pagination.ownsSort && description.sort.fields.length > 0)
@@ -26,31 +21,11 @@ function findManyText(description: EntityDescription): string {
       ? 'Returns every match.'
       : `Pages with limit (default ${pagination.defaultLimit}, at most ${pagination.maxLimit}) and offset; total counts the match set.`,
   );
-  return parts.join(' ');
+  return parts;
 }
 
 /** One or two sentences: what the call does to which entity, and what it takes. */
-export function toolDescriptionOf(description: EntityDescription, operation: ToolOperation): string {
-  const { name } = description;
-  const key = description.lookup.fields.join(', ');
-  switch (operation) {
-    case 'findMany':
-      return findManyText(description);
-    case 'findOne':
-      return `Read one ${name} by its ${key}.`;
-    case 'createOne':
-      return `Create a ${name} from data (required: ${requiredText(description.write.create)}); returns the stored row.`;
-    case 'updateOne':
-      return `Replace the writable fields of the ${name} with ${key} id: a field left out of data is reset to its default.`;
-    case 'patchOne':
-      return `Change some fields of the ${name} with ${key} id; fields left out of data keep their values.`;
-    case 'deleteOne':
-      return description.softDelete
-        ? `Delete the ${name} with ${key} id (a soft delete: restore brings it back).`
-        : `Delete the ${name} with ${key} id, permanently.`;
-    case 'restoreOne':
-      return `Restore the deleted ${name} with ${key} id.`;
-    case 'purgeOne':
-      return `Remove a deleted ${name} permanently (delete it first).`;
-  }
+export function toolDescriptionOf(description: EntityDescription, operation: OperationDescription): string {
+  const sentence = operation.wording?.sentence ?? operation.summary;
+  return operation.query === 'list' ? [sentence, ...listText(description)].join(' ') : sentence;
 }

@@ -2,24 +2,9 @@
  * The input schema of each standard operation's tool, derived from the entity's description: the id by key kind,
  * the write slot as `data`, and the list arguments with their allowlists and bounds.
  */
-import { referenceRulesJsonSchema, type EntityDescription } from '@svc/core';
+import { referenceRulesJsonSchema, type EntityDescription, type OperationDescription } from '@svc/core';
 import { filterSchema, FILTER_REF } from './filter-schema';
 import { nullable, scalarSchema, type JsonSchema } from './json-schema';
-
-/** The standard operations that become tools. */
-export type ToolOperation =
-  'findMany' | 'findOne' | 'createOne' | 'updateOne' | 'patchOne' | 'deleteOne' | 'restoreOne' | 'purgeOne';
-
-export const TOOL_OPERATIONS: readonly ToolOperation[] = [
-  'findMany',
-  'findOne',
-  'createOne',
-  'updateOne',
-  'patchOne',
-  'deleteOne',
-  'restoreOne',
-  'purgeOne',
-];
 
 /** The schema of the `id` argument: the lookup field's kind, or an object of the key's fields for a composite key. */
 export function idSchema(description: EntityDescription): JsonSchema {
@@ -146,38 +131,48 @@ function object(properties: Record<string, JsonSchema>, required: string[], defs
   };
 }
 
-/** The input schema of an operation's tool. */
-export function inputSchemaOf(description: EntityDescription, operation: ToolOperation): JsonSchema {
-  switch (operation) {
-    case 'findMany': {
-      const filter = filterSchema(description);
-      const sort = sortSchema(description);
-      const properties: Record<string, JsonSchema> = {
-        ...(filter ? { filter: { $ref: FILTER_REF } } : {}),
-        ...(sort ? { sort } : {}),
-        ...readProperties(description),
-        ...(description.search
-          ? { search: { type: 'string', description: `Text searched in ${description.search.fields.join(', ')}.` } }
-          : {}),
-        ...pagingProperties(description),
-        ...(description.softDelete
-          ? {
-              withDeleted: { type: 'boolean', description: 'Also list deleted rows.' },
-              onlyDeleted: { type: 'boolean', description: 'List only deleted rows.' },
-            }
-          : {}),
-      };
-      return object(properties, [], filter ? { filter } : undefined);
-    }
-    case 'findOne':
-      return object({ id: idSchema(description), ...readProperties(description) }, ['id']);
-    case 'createOne':
-      return object({ data: dataSchema(description, 'create') }, ['data']);
-    case 'updateOne':
-      return object({ id: idSchema(description), data: dataSchema(description, 'update') }, ['id', 'data']);
-    case 'patchOne':
-      return object({ id: idSchema(description), data: dataSchema(description, 'patch') }, ['id', 'data']);
-    default:
-      return object({ id: idSchema(description) }, ['id']);
+/** The list arguments: filter, sort, select, include, search, paging and the deleted-row switches, as served. */
+function listProperties(description: EntityDescription): { properties: Record<string, JsonSchema>; defs?: JsonSchema } {
+  const filter = filterSchema(description);
+  const sort = sortSchema(description);
+  const properties: Record<string, JsonSchema> = {
+    ...(filter ? { filter: { $ref: FILTER_REF } } : {}),
+    ...(sort ? { sort } : {}),
+    ...readProperties(description),
+    ...(description.search
+      ? { search: { type: 'string', description: `Text searched in ${description.search.fields.join(', ')}.` } }
+      : {}),
+    ...pagingProperties(description),
+    ...(description.softDelete
+      ? {
+          withDeleted: { type: 'boolean', description: 'Also list deleted rows.' },
+          onlyDeleted: { type: 'boolean', description: 'List only deleted rows.' },
+        }
+      : {}),
+  };
+  return { properties, ...(filter ? { defs: { filter } } : {}) };
+}
+
+/**
+ * The input schema of an operation's tool, from what the operation takes: `id` when it addresses a row, `data` in its
+ * write slot, and the list or item query arguments.
+ */
+export function inputSchemaOf(description: EntityDescription, operation: OperationDescription): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  let defs: JsonSchema | undefined;
+  if (operation.takesId) {
+    properties['id'] = idSchema(description);
+    required.push('id');
   }
+  if (operation.body === 'create' || operation.body === 'update' || operation.body === 'patch') {
+    properties['data'] = dataSchema(description, operation.body);
+    required.push('data');
+  }
+  if (operation.query === 'list') {
+    const list = listProperties(description);
+    Object.assign(properties, list.properties);
+    defs = list.defs;
+  } else if (operation.query === 'item') Object.assign(properties, readProperties(description));
+  return object(properties, required, defs);
 }

@@ -2,9 +2,8 @@
  * The output schema of each tool: what a success serves (the item, the list envelope, or the outcome of a delete),
  * or, for a refused or failed call, the problem object; strict clients check every result against it.
  */
-import { PROBLEM_JSON_SCHEMA, type EntityDescription } from '@svc/core';
+import { PROBLEM_JSON_SCHEMA, type EntityDescription, type OperationDescription } from '@svc/core';
 import { servedSchema, type JsonSchema } from './json-schema';
-import type { ToolOperation } from './tool-input-schema';
 
 /** The problem object (RFC 9457 problem details with Svc's code) that a failed call serves as structured content. */
 export const PROBLEM_SCHEMA: JsonSchema = {
@@ -38,7 +37,7 @@ function listSchema(description: EntityDescription): JsonSchema {
   };
 }
 
-function removedSchema(description: EntityDescription, flag: 'deleted' | 'purged'): JsonSchema {
+function removedSchema(description: EntityDescription, flag: string): JsonSchema {
   return {
     type: 'object',
     description: `The ${description.name} that was ${flag}.`,
@@ -47,18 +46,16 @@ function removedSchema(description: EntityDescription, flag: 'deleted' | 'purged
   };
 }
 
-/** What a success of the operation serves. */
-export function successSchemaOf(description: EntityDescription, operation: ToolOperation): JsonSchema {
-  switch (operation) {
-    case 'findMany':
-      return listSchema(description);
-    case 'deleteOne':
-      return removedSchema(description, 'deleted');
-    case 'purgeOne':
-      return removedSchema(description, 'purged');
-    default:
-      return itemSchema(description, description.output.item);
-  }
+/** What a success of the operation serves: a page, the row, or for a removal the id and what was done to it. */
+export function successSchemaOf(description: EntityDescription, operation: OperationDescription): JsonSchema {
+  if (operation.answers === 'list') return listSchema(description);
+  if (operation.answers === 'none') return removedSchema(description, receiptFlagOf(operation));
+  return itemSchema(description, description.output.item);
+}
+
+/** The flag a removal's result carries (`deleted`, `purged`). */
+export function receiptFlagOf(operation: OperationDescription): string {
+  return operation.wording?.done ?? 'done';
 }
 
 /** The tool's `outputSchema`: its success, or the problem object of a failed call. */

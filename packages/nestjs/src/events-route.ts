@@ -1,7 +1,7 @@
 /**
  * The realtime subscription route, `GET /<collection>/events`: checked like a list read before the stream opens
  * (bad filter 400, policy 403, problem+json through Nest's filter), then handed to the SSE transport, which owns the
- * connection from there. Where the entity publishes no events, the path is what it was before: a `findOne` of `events`.
+ * connection from there. Where the entity publishes no events, the path is what it was before: the read by id of the row `events`.
  */
 import { EVENTS_PATH, SvcException } from '@svc/core';
 import {
@@ -28,43 +28,44 @@ export function servesEvents(registry: SvcRegistry, controller: Function): boole
   return registry.sse !== undefined && registry.serviceOf(controller).describe().realtime !== undefined;
 }
 
-/** The findOne route's own guards per controller, resolved at the first fallback (the app is up by then). */
-const findOneGuards = new WeakMap<Function, (request: object, response: unknown) => Promise<void>>();
+/** The read by id's own route guards per controller, resolved at the first fallback (the app is up by then). */
+const fallbackGuards = new WeakMap<Function, (request: object, response: unknown) => Promise<void>>();
 
-function findOneGuardsOf(registry: SvcRegistry, controller: Function) {
-  let guards = findOneGuards.get(controller);
+function fallbackGuardsOf(registry: SvcRegistry, controller: Function, operationId: string) {
+  let guards = fallbackGuards.get(controller);
   if (!guards) {
-    const findOne = registry
+    const byId = registry
       .serviceOf(controller)
       .describe()
-      .operations.find((operation) => operation.id === 'findOne');
-    guards = findOne?.route
-      ? ownRouteGuards(controller, findOne.route, 'findOne', registry.moduleRef)
+      .operations.find((operation) => operation.id === operationId);
+    guards = byId?.route
+      ? ownRouteGuards(controller, byId.route, operationId, registry.moduleRef)
       : async () => undefined;
-    findOneGuards.set(controller, guards);
+    fallbackGuards.set(controller, guards);
   }
   return guards;
 }
 
 /**
- * @param param the name of the findOne route's key parameter (`id`, or the entity's identifier field), which the
- *   fallback fills with `events`, as the findOne route would have read it from the path
+ * @param fallback the read by id's route handler and operation, which answer where the entity publishes no events
+ * @param param the name of the read by id's key parameter (`id`, or the entity's identifier field), which the
+ *   fallback fills with `events`, as that route would have read it from the path
  */
 export function createEventsHandler(
   controller: Function,
-  findOne: RouteHandler | undefined,
+  fallback: { readonly operation: string; readonly handler: RouteHandler } | undefined,
   param: string,
 ): RouteHandler {
   return async function svcEvents(this: Record<string, unknown>, request, response): Promise<void> {
     const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
     const transport = registry.sse;
     if (!transport || !servesEvents(registry, controller)) {
-      if (!findOne) throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot GET ${requestUrl(request)}.` });
-      // Not a subscription here: the row whose id is `events`, answered as the findOne route answers it, behind the
-      // findOne route's own guards (this route carries findMany's).
-      await findOneGuardsOf(registry, controller)(request, response);
+      if (!fallback) throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot GET ${requestUrl(request)}.` });
+      // Not a subscription here: the row whose id is `events`, answered as the read by id answers it, behind that
+      // route's own guards (this route carries the list's).
+      await fallbackGuardsOf(registry, controller, fallback.operation)(request, response);
       (request as { params?: Record<string, string | undefined> }).params = { ...request.params, [param]: EVENTS_PATH };
-      const body = await findOne.call(this, request, response);
+      const body = await fallback.handler.call(this, request, response);
       const status = (response as { statusCode?: number }).statusCode ?? 200;
       sendNow(response, status, body === undefined ? undefined : JSON.stringify(body));
       return;

@@ -42,11 +42,12 @@ export function defineRoutes(controller: Function, config: EntityConfig): void {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     const name = routeMethodName(route);
     if (route.stream) {
-      // Where realtime is off, `GET /events` stays the findOne of a row whose id is `events`.
-      const findOne = table.find((other) => other.operation === 'findOne' && other.path === `:${param}`);
-      const handler = createEventsHandler(controller, findOne && handlerOf(findOne), param);
+      // Where realtime is off, `GET /events` stays the read by id of a row whose id is `events`.
+      const byId = table.find((other) => other.operation === route.fallback && other.path === `:${param}`);
+      const fallback = byId && { operation: byId.operation, handler: handlerOf(byId) };
+      const handler = createEventsHandler(controller, fallback, param);
       defineRoute(controller, name, route.path, METHODS[route.method], handler);
-      decorateRoute(controller, name, decoratorsOf(config, 'findMany'));
+      if (route.guardedAs) decorateRoute(controller, name, decoratorsOf(config, route.guardedAs));
       continue;
     }
     defineRoute(controller, name, route.path, METHODS[route.method], handlerOf(route), { passthrough: true });
@@ -133,14 +134,14 @@ function defineRoute(
 }
 
 function createHandler(controller: Function, route: SvcRoute, param: string, samePath: () => readonly SvcRoute[]) {
-  const { operation, body: takesBody } = route;
+  const { operation, body: takesBody, jsonPatch: takesJsonPatch } = route;
   return async function svcRoute(
     this: Record<string, unknown>,
     request: Request,
     response: Response,
   ): Promise<unknown> {
     try {
-      if (takesBody && hasBody(request) && !isJson(request) && !(operation === 'patchOne' && isJsonPatch(request))) {
+      if (takesBody && hasBody(request) && !isJson(request) && !(takesJsonPatch && isJsonPatch(request))) {
         throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' });
       }
       const body = !takesBody
@@ -155,7 +156,7 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
         body,
         query: route.query ? queryPairsOf(request) : undefined,
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
-        jsonPatch: operation === 'patchOne' && isJsonPatch(request),
+        jsonPatch: takesJsonPatch === true && isJsonPatch(request),
         context: { request },
       });
       setHeader(response, 'X-Request-Id', requestIdOf(request));

@@ -1,7 +1,8 @@
 /** The per-entity `operations` map: absent → defaults, present → whitelist; the global boolean map. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { CustomOperationConfig, EntityOperationsMap } from './entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
+import type { OperationFacts } from './operation-facts';
+import type { StandardOperationId } from './svc-settings';
 import { isPlainObject } from './validate-settings';
 
 /** `on`: served; `disabled`: on in entity config but off in the global map (405). Off operations are absent. */
@@ -13,22 +14,23 @@ export interface OperationsResolution {
   readonly customs: ReadonlyMap<string, { readonly state: OperationState; readonly config: CustomOperationConfig }>;
 }
 
-const SOFT_ONLY: readonly StandardOperationId[] = ['restoreOne', 'purgeOne'];
-/** On by default: every standard operation but the two that need soft delete. */
-const DEFAULT_ON = STANDARD_OPERATION_IDS.filter((id) => !SOFT_ONLY.includes(id));
-
 export function resolveOperations(args: {
   entity: string;
   map: EntityOperationsMap | undefined;
   globalMap: Partial<Record<StandardOperationId, boolean>> | undefined;
   soft: boolean;
+  /** The standard operations' facts, by id. */
+  facts: ReadonlyMap<string, OperationFacts>;
 }): OperationsResolution {
-  const { entity, map, globalMap, soft } = args;
+  const { entity, map, globalMap, soft, facts } = args;
   const states = new Map<StandardOperationId, OperationState>();
   const customs = new Map<string, { state: OperationState; config: CustomOperationConfig }>();
   if (map === undefined) {
-    const defaults = soft ? [...DEFAULT_ON, ...SOFT_ONLY] : DEFAULT_ON;
-    for (const id of defaults) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
+    // On by default: every standard operation, but those that need soft delete only where the entity soft-deletes.
+    for (const { id, needsSoftDelete } of facts.values()) {
+      if (needsSoftDelete && !soft) continue;
+      states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
+    }
     return { states, customs };
   }
   if (!isPlainObject(map))
@@ -38,7 +40,8 @@ export function resolveOperations(args: {
       message: 'must be an object keyed by operation id.',
     });
   for (const [id, value] of Object.entries(map)) {
-    if (!(STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
+    const standard = facts.get(id);
+    if (!standard) {
       // Shape and keys were checked by validateEntityConfig; `false` leaves a custom entry out like a standard one.
       if (value === false || value === undefined) continue;
       const config = (value === true ? {} : value) as CustomOperationConfig;
@@ -53,15 +56,14 @@ export function resolveOperations(args: {
         message: 'must be true, false or an operation config object.',
       });
     }
-    const opId = id as StandardOperationId;
-    if (SOFT_ONLY.includes(opId) && !soft) {
+    if (standard.needsSoftDelete && !soft) {
       throw new ConfigurationException({
         entity,
         path: `operations.${id}`,
         message: `${id} needs soft delete, but ${entity} resolves to hard delete. Add a delete-date column (delete.field), or remove ${id}.`,
       });
     }
-    states.set(opId, 'on');
+    states.set(standard.id, 'on');
   }
   return { states, customs };
 }

@@ -48,18 +48,9 @@ export interface IdentifierSettings {
   readonly field: string;
 }
 
-export const STANDARD_OPERATION_IDS = [
-  'createOne',
-  'findOne',
-  'findMany',
-  'updateOne',
-  'patchOne',
-  'deleteOne',
-  'restoreOne',
-  'purgeOne',
-] as const;
-
-export type StandardOperationId = (typeof STANDARD_OPERATION_IDS)[number];
+/** The standard operations (each defined once in `operations/definitions/`, listed by the operation registry). */
+export type StandardOperationId =
+  'createOne' | 'findOne' | 'findMany' | 'updateOne' | 'patchOne' | 'deleteOne' | 'restoreOne' | 'purgeOne';
 
 /** Every settings key, as the global and entity scopes take them. */
 export interface SvcSettings {
@@ -88,18 +79,6 @@ export interface OperationSettingsById {
   restoreOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   purgeOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
 }
-
-/** Keys allowed per operation, for the bootstrap check (mirrors `OperationSettingsById`). */
-export const OPERATION_SETTINGS_KEYS: Readonly<Record<StandardOperationId, readonly string[]>> = {
-  findMany: ['pagination', 'delete', 'cache', 'errors'],
-  findOne: ['delete', 'cache', 'errors'],
-  createOne: ['realtime', 'cache', 'errors'],
-  updateOne: ['realtime', 'cache', 'errors'],
-  patchOne: ['realtime', 'cache', 'errors'],
-  deleteOne: ['realtime', 'delete', 'cache', 'errors'],
-  restoreOne: ['realtime', 'delete', 'cache', 'errors'],
-  purgeOne: ['realtime', 'delete', 'cache', 'errors'],
-};
 
 /** Settings after the chain: every key filled in; subtrees turned off are `false`. */
 export interface ResolvedSettings {

@@ -1,7 +1,7 @@
 /** Bootstrap validation of settings objects: types, ranges, unknown keys (with a did-you-mean), scope rules. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import { suggestion } from './did-you-mean';
-import { OPERATION_SETTINGS_KEYS, STANDARD_OPERATION_IDS, type StandardOperationId } from './svc-settings';
+import type { OperationFacts } from './operation-facts';
 
 export type SettingsScope = 'global' | 'entity' | 'operation' | 'call';
 
@@ -10,7 +10,8 @@ export interface SettingsLocation {
   readonly entity?: string;
   /** Key path prefix, for example `operations.findMany`. */
   readonly path?: string;
-  readonly operation?: StandardOperationId;
+  /** The standard operation whose settings keys are the only ones allowed here. */
+  readonly operation?: OperationFacts;
   /** How errors name the operation when it is not `operation` itself (a custom one following its rules). */
   readonly operationLabel?: string;
 }
@@ -108,11 +109,12 @@ export function validateSettings(
         'is allowed at global and entity scope only. Move it to the entity config or SvcModule.forRoot.',
       );
     }
-    if (location.operation && !OPERATION_SETTINGS_KEYS[location.operation].includes(key)) {
+    const allowed: readonly string[] | undefined = location.operation?.settings;
+    if (allowed && !allowed.includes(key)) {
       fail(
         location,
         path,
-        `is not read by ${location.operationLabel ?? location.operation}; it takes only ${OPERATION_SETTINGS_KEYS[location.operation].join(', ')}. Move it to the entity scope.`,
+        `is not read by ${location.operationLabel ?? location.operation!.id}; it takes only ${allowed.join(', ')}. Move it to the entity scope.`,
       );
     }
     const shape = SHAPES[key];
@@ -123,13 +125,17 @@ export function validateSettings(
 /** Keys that are settings, for callers that split a mixed object. */
 export const SETTINGS_KEYS: readonly string[] = Object.keys(SHAPES);
 
-/** Validates the global boolean `operations` map. */
-export function validateGlobalOperationsMap(value: unknown, location: SettingsLocation): void {
+/** Validates the global boolean `operations` map against the standard operations' ids. */
+export function validateGlobalOperationsMap(
+  value: unknown,
+  location: SettingsLocation,
+  standardIds: readonly string[],
+): void {
   if (value === undefined) return;
   if (!isPlainObject(value)) fail(location, 'operations', 'must be a map from standard operation id to boolean.');
   for (const [id, flag] of Object.entries(value as object)) {
-    if (!(STANDARD_OPERATION_IDS as readonly string[]).includes(id)) {
-      fail(location, `operations.${id}`, `is not a standard operation.${suggestion(id, STANDARD_OPERATION_IDS)}`);
+    if (!standardIds.includes(id)) {
+      fail(location, `operations.${id}`, `is not a standard operation.${suggestion(id, standardIds)}`);
     }
     if (typeof flag !== 'boolean') fail(location, `operations.${id}`, 'must be true or false at global scope.');
   }

@@ -42,7 +42,7 @@ export function resolveCustomOperation(args: {
   const path = `operations.${id}.schema`;
   return Object.freeze({
     id,
-    settingsAs: settingsRulesOf(config),
+    settingsAs: settingsRulesOf(config, scope.args.operationFacts),
     reads: kind === 'read',
     route: config.meta?.routes,
     state: args.state,

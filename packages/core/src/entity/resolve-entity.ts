@@ -23,8 +23,8 @@ import { resolveOperations } from '../config/resolve-operations';
 import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
 
 export type { ResolveEntityArgs };
-import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
-import { STANDARD_OPERATION_IDS } from '../config/svc-settings';
+import type { ResolvedSettings, SvcSettings } from '../config/svc-settings';
+import type { OperationFacts } from '../config/operation-facts';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkKeysetConfig } from '../query/check-keyset-config';
 import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
@@ -75,7 +75,7 @@ interface ReadShape {
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const { target, config, global } = args;
   const name = args.adapter.metadata.name || target.name;
-  validateEntityConfig(name, config);
+  validateEntityConfig(name, config, args.operationFacts);
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
   const adapter = adapterWithDeleteMarker({
     entity: name,
@@ -92,6 +92,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     map: config.operations,
     globalMap: global.operations,
     soft,
+    facts: args.operationFacts,
   });
   // Resolvers that run per request need the finished entity, which is built last.
   const self: { entity?: ResolvedEntity } = {};
@@ -101,18 +102,21 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const { members, ...inputs } = resolveInputs(name, metadata, args, arrayRelations);
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs };
   const operations = new Map<string, ResolvedOperation>();
-  for (const [id, state] of states) operations.set(id, resolveOperation(scope, id, state));
+  for (const [id, state] of states) {
+    const facts = args.operationFacts.get(id);
+    if (facts) operations.set(id, resolveOperation(scope, facts, state));
+  }
   for (const [id, custom] of customs) {
     const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config, pickSettings(custom.config)]);
     const softDelete = soft && resolveSoftDelete(name, settings, metadata);
-    const settingsAs = settingsRulesOf(custom.config);
+    const settingsAs = settingsRulesOf(custom.config, args.operationFacts);
     refuseUnservedSettings(name, settingsAs, settings, {
       strategies: args.strategies,
       realtime: args.publisher?.hasTransports,
     });
     const list =
       custom.config.kind === 'read' ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete }) : undefined;
-    if (list && settingsAs === 'findMany') checkKeysetConfig(name, metadata, list);
+    if (list && settingsAs.cardinality === 'many') checkKeysetConfig(name, metadata, list);
     operations.set(
       id,
       resolveCustomOperation({ scope: { name, metadata, args }, id, ...custom, settings, softDelete, list }),
@@ -121,11 +125,15 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   for (const [relation, array] of arrayRelations) {
     for (const action of ARRAY_ACTIONS[array.strategy]) {
       const id = `${relation}:${action}`;
-      const settingsAs = action === 'list' ? 'findOne' : 'updateOne';
-      const settings = operations.get(settingsAs)?.settings ?? entitySettings;
+      // A member list follows the rules of the read by id, a member write those of the replace.
+      const settingsAs = standardOf(args.operationFacts, (standard) =>
+        action === 'list' ? standard.takes.query === 'item' : standard.takes.body === 'update',
+      );
+      const settings = operations.get(settingsAs.id)?.settings ?? entitySettings;
       operations.set(id, {
         id,
         settingsAs,
+        ...(action === 'list' ? {} : { event: 'updated' as const }),
         reads: action === 'list',
         state: 'on',
         settings,
@@ -137,7 +145,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     }
   }
   refuseUnknownOverrides(name, operations, args.handlers);
-  const patchHandled = operations.get('patchOne')?.handler !== undefined;
+  const patchHandled = [...operations.values()].some((op) => op.facts?.takes.body === 'patch' && op.handler);
   const jsonPatched = [...arrayRelations.values()].find((array) => array.strategy === 'jsonPatch');
   if (patchHandled && jsonPatched) {
     throw new ConfigurationException({
@@ -153,11 +161,16 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
   refuseUnpartitionedCache(name, operations, args);
   if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
-  if (!operations.has('findMany') && !operations.has('findOne')) {
+  if (![...operations.values()].some((operation) => operation.facts?.kind === 'read')) {
     // No read is served, but a misspelt allowlist is still a configuration error, found now.
     buildListQueryConfig({ ...listArgs(scope), settings: entitySettings, softDelete: soft });
   }
+  const standard = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
+  const listOperation = standard.find((operation) => operation.facts?.answers === 'list');
+  const itemOperation = standard.find((operation) => operation.facts?.answers === 'item');
   const resolved: ResolvedEntity = Object.freeze({
+    ...(listOperation ? { listOperation } : {}),
+    ...(itemOperation ? { itemOperation } : {}),
     name,
     target,
     config,
@@ -249,18 +262,12 @@ function resolveInputs(
   };
 }
 
-const SLOT_OF: Partial<Record<StandardOperationId, 'create' | 'update' | 'patch'>> = {
-  createOne: 'create',
-  updateOne: 'update',
-  patchOne: 'patch',
-};
-
 /** The write slot of a body write: its own `schema.input` part, else the entity's root slot. */
-function operationInput(scope: EntityScope, id: StandardOperationId, part: unknown) {
-  const slot = SLOT_OF[id];
-  if (!slot) return undefined;
+function operationInput(scope: EntityScope, facts: OperationFacts, part: unknown) {
+  const slot = facts.takes.body;
+  if (slot === 'none') return undefined;
   if (part === undefined) return scope.inputs[slot];
-  const path = `operations.${id}.schema.input`;
+  const path = `operations.${facts.id}.schema.input`;
   const { name: entity, metadata } = scope;
   return resolveInputSlot({
     entity,
@@ -273,46 +280,53 @@ function operationInput(scope: EntityScope, id: StandardOperationId, part: unkno
   });
 }
 
-/** The output validator of an operation: its own part, else the entity's list slot (findMany) or item slot. */
+/** The output validator of an operation: its own part, else the entity's list or item slot, as the operation answers. */
 function operationOutputValidator(
-  id: StandardOperationId,
+  facts: OperationFacts,
   part: unknown,
   root: { item?: unknown; list?: unknown } | undefined,
 ) {
-  if (['deleteOne', 'purgeOne'].includes(id)) return undefined;
-  if (part !== undefined) return outputValidatorOf(part, `operations.${id}.schema.output`);
-  const slot = id === 'findMany' ? 'list' : 'item';
+  if (facts.answers === 'none') return undefined;
+  if (part !== undefined) return outputValidatorOf(part, `operations.${facts.id}.schema.output`);
+  const slot = facts.answers;
   return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
 }
 
 /** One operation: its settings chain, soft delete, policy, handler and (for reads) its query config. */
-function resolveOperation(scope: EntityScope, id: StandardOperationId, state: OperationState): ResolvedOperation {
+function resolveOperation(scope: EntityScope, facts: OperationFacts, state: OperationState): ResolvedOperation {
   const { name, metadata, args } = scope;
+  const id = facts.id;
+  const reads = facts.takes.query !== 'none';
+  const many = facts.answers === 'list';
   const { config, global } = args;
   const opConfig = config.operations?.[id];
   const opObject = typeof opConfig === 'object' ? opConfig : undefined;
   const scopes = [global, config, opObject ? pickSettings(opObject) : undefined];
   const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
   const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
-  refuseUnservedSettings(name, id, settings, { strategies: args.strategies, realtime: args.publisher?.hasTransports });
+  refuseUnservedSettings(name, facts, settings, {
+    strategies: args.strategies,
+    realtime: args.publisher?.hasTransports,
+  });
   const opPolicy = opObject?.policy;
   const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
-  const reads = scope.reads;
-  const list =
-    id === 'findMany' || id === 'findOne'
-      ? buildListQueryConfig({
-          ...listArgs(scope),
-          settings,
-          softDelete,
-          outputFields: opOutput ?? (id === 'findMany' ? reads.outputList : reads.outputItem),
-        })
-      : undefined;
-  if (list && id === 'findMany') checkKeysetConfig(name, metadata, list);
+  const shape = scope.reads;
+  const list = reads
+    ? buildListQueryConfig({
+        ...listArgs(scope),
+        settings,
+        softDelete,
+        outputFields: opOutput ?? (many ? shape.outputList : shape.outputItem),
+      })
+    : undefined;
+  if (list && many) checkKeysetConfig(name, metadata, list);
   return Object.freeze({
-    ...(list ? { readsThrough: relationsReadThrough(metadata, reads.include, list) } : {}),
+    ...(list ? { readsThrough: relationsReadThrough(metadata, shape.include, list) } : {}),
     id,
-    settingsAs: id,
-    reads: id === 'findMany' || id === 'findOne',
+    facts,
+    settingsAs: facts,
+    ...(facts.event ? { event: facts.event } : {}),
+    reads: facts.kind === 'read',
     route: opObject?.meta?.routes,
     state,
     settings,
@@ -320,18 +334,17 @@ function resolveOperation(scope: EntityScope, id: StandardOperationId, state: Op
     softDelete,
     policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
     handler: args.handlers?.[id] ?? opObject?.handler,
-    input: operationInput(scope, id, opObject?.schema?.input),
-    queryValidator:
-      id === 'findMany' || id === 'findOne'
-        ? buildQueryValidator({
-            entity: name,
-            path: opObject?.schema?.query ? `operations.${id}.schema.query` : 'schema.input.query',
-            value: opObject?.schema?.query ?? (config.schema?.input as { query?: unknown } | undefined)?.query,
-            classSchemas: args.classSchemas,
-          })
-        : undefined,
+    input: operationInput(scope, facts, opObject?.schema?.input),
+    queryValidator: reads
+      ? buildQueryValidator({
+          entity: name,
+          path: opObject?.schema?.query ? `operations.${id}.schema.query` : 'schema.input.query',
+          value: opObject?.schema?.query ?? (config.schema?.input as { query?: unknown } | undefined)?.query,
+          classSchemas: args.classSchemas,
+        })
+      : undefined,
     outputFields: opOutput,
-    outputValidator: operationOutputValidator(id, opObject?.schema?.output, config.schema?.output),
+    outputValidator: operationOutputValidator(facts, opObject?.schema?.output, config.schema?.output),
     list,
   });
 }
@@ -394,4 +407,9 @@ function pickSettings(opConfig: object): SvcSettings {
   return out as SvcSettings;
 }
 
-export { STANDARD_OPERATION_IDS };
+/** The standard operation of a shape (the registry has one of each shape a custom or relation operation follows). */
+function standardOf(facts: ReadonlyMap<string, OperationFacts>, test: (facts: OperationFacts) => boolean) {
+  const found = [...facts.values()].find(test);
+  if (!found) throw new Error('The operation registry has no standard operation of this shape.');
+  return found;
+}

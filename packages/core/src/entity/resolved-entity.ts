@@ -26,7 +26,8 @@ import type {
 import type { OperationState } from '../config/resolve-operations';
 import type { ArrayRelation, RelationAction } from '../config/array-relations';
 import type { ToOneReference } from '../config/to-one-references';
-import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
+import type { RealtimeEventId, ResolvedSettings, SvcSettings } from '../config/svc-settings';
+import type { OperationFacts } from '../config/operation-facts';
 
 /** What a custom operation adds to the resolved operation. */
 export interface CustomOperationSpec {
@@ -46,8 +47,12 @@ export interface CustomOperationSpec {
 export interface ResolvedOperation {
   /** A standard operation id, or a custom operation's id. */
   readonly id: string;
+  /** A standard operation's facts (its definition, less the stages). */
+  readonly facts?: OperationFacts;
   /** The standard operation whose per-operation settings rules this one follows (itself, for a standard one). */
-  readonly settingsAs: StandardOperationId;
+  readonly settingsAs: OperationFacts;
+  /** The realtime event a committed call publishes (a standard write's, or a relation member write's `updated`). */
+  readonly event?: RealtimeEventId;
   /** Writes nothing of its own (findMany, findOne, a custom read, a relation member list): no cache invalidation. */
   readonly reads: boolean;
   /** `meta.routes`, for the bindings and the success status. */
@@ -91,6 +96,10 @@ export interface ResolvedEntity {
   readonly lookup: { readonly param: string; readonly fields: readonly string[] };
   /** Standard and custom operations by id. */
   readonly operations: ReadonlyMap<string, ResolvedOperation>;
+  /** The standard list of rows, when served (on or disabled): whose allowlists programmatic queries and subscriptions use. */
+  readonly listOperation?: ResolvedOperation;
+  /** The standard read by id, when served. */
+  readonly itemOperation?: ResolvedOperation;
   readonly filterApply?: FilterConfig['apply'];
   readonly serverFilter: FilterAllowlist;
   readonly input: { readonly create: WriteSchema; readonly update: WriteSchema; readonly patch: WriteSchema };
@@ -141,6 +150,8 @@ export interface ResolveEntityArgs {
   readonly strategies?: ReadonlyMap<string, PaginationStrategy>;
   /** Handlers bound by the framework (`@Override(<id>)` methods), ahead of `handler` in the config. */
   readonly handlers?: Readonly<Record<string, OperationHandler>>;
+  /** The standard operations' facts, by id (the operation registry's). */
+  readonly operationFacts: ReadonlyMap<string, OperationFacts>;
   /** `SvcOptions.inputLimits.maxDepth`. @default 32 */
   readonly maxInputDepth?: number;
   /** The instance's realtime publisher. @default one with no transport */

@@ -4,7 +4,8 @@ import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import type { ResolveEntityArgs } from './resolved-entity';
 import type { ResolvedOperation } from './resolved-entity';
-import type { ResolvedSettings, StandardOperationId } from '../config/svc-settings';
+import type { ResolvedSettings } from '../config/svc-settings';
+import type { OperationFacts } from '../config/operation-facts';
 
 /** The result-cache ttl in force, or false. */
 export function ttlOf(settings: ResolvedSettings): number | false {
@@ -23,21 +24,22 @@ export interface ServedCapabilities {
  */
 export function refuseUnservedSettings(
   entity: string,
-  id: StandardOperationId,
+  operation: OperationFacts,
   settings: ResolvedSettings,
   served: ServedCapabilities = {},
 ): void {
+  const id = operation.id;
   const strategies = served.strategies ?? BUILT_IN_STRATEGIES;
   const fail = (path: string, message: string) => {
     throw new ConfigurationException({ entity, path: `${path} (in force for ${id})`, message });
   };
-  if (id === 'findMany' && !strategies.has(settings.pagination.strategy)) {
+  if (operation.settings.includes('pagination') && !strategies.has(settings.pagination.strategy)) {
     fail(
       'pagination.strategy',
       `'${settings.pagination.strategy}' is not a pagination strategy here; use ${[...strategies.keys()].join(', ')}, or register it on paginationStrategies.`,
     );
   }
-  if (settings.realtime !== false && served.realtime !== true && !['findMany', 'findOne'].includes(id)) {
+  if (settings.realtime !== false && served.realtime !== true && operation.kind === 'write') {
     fail(
       'realtime',
       'realtime is on, but no transport carries its events. Register one (realtimeTransports: [sse()] from @svc/sse), or set realtime: false.',
@@ -57,9 +59,9 @@ export function refuseUnpartitionedCache(
   if (args.cacheKeyed) return;
   const { config } = args;
   const perCaller = config.filter?.apply ?? config.select?.apply ?? config.sort?.apply ?? config.include?.apply;
-  for (const id of ['findMany', 'findOne'] as const) {
-    const operation = operations.get(id);
-    if (!operation || ttlOf(operation.settings) === false) continue;
+  for (const operation of operations.values()) {
+    if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
+    const id = operation.id;
     if (perCaller || operation.policy) {
       throw new ConfigurationException({
         entity,

@@ -3,25 +3,41 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import { isStandardSchema } from '../schema/body-validators';
 import { suggestion } from '../config/did-you-mean';
 import type { CustomOperationConfig } from '../config/entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
+import type { OperationFacts } from '../config/operation-facts';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const CUSTOM_EXTRAS = ['handler', 'kind', 'cardinality', 'enabled', 'policy', 'schema', 'meta', 'realtimeEvent'];
 const ROUTE_KEYS = ['method', 'path', 'enabled', 'successStatus'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** The standard operation whose per-operation settings rules a custom one follows. */
-export function settingsRulesOf(config: Pick<CustomOperationConfig, 'kind' | 'cardinality'>): StandardOperationId {
-  if (config.kind !== 'read') return 'createOne';
-  return config.cardinality === 'many' ? 'findMany' : 'findOne';
+/**
+ * The standard operation whose per-operation settings rules a custom one follows, found by its shape: a read of many
+ * rows follows the standard read of many, a read of one the read by id, a write the write that takes no id.
+ */
+export function settingsRulesOf(
+  config: Pick<CustomOperationConfig, 'kind' | 'cardinality'>,
+  facts: ReadonlyMap<string, OperationFacts>,
+): OperationFacts {
+  const read = config.kind === 'read';
+  const many = config.cardinality === 'many';
+  for (const standard of facts.values()) {
+    if (read && standard.kind === 'read' && (standard.cardinality === 'many') === many) return standard;
+    if (!read && standard.kind === 'write' && !standard.takes.id) return standard;
+  }
+  throw new Error('The operation registry has no standard operation of this shape.');
 }
 
-export function checkCustomOperationConfig(entity: string, id: string, config: Record<string, unknown>): void {
+export function checkCustomOperationConfig(
+  entity: string,
+  id: string,
+  config: Record<string, unknown>,
+  facts: ReadonlyMap<string, OperationFacts>,
+): void {
   const path = `operations.${id}`;
   const fail = (at: string, message: string) => {
     throw new ConfigurationException({ entity, path: at, message });
   };
-  const caseTwin = STANDARD_OPERATION_IDS.find((standard) => standard.toLowerCase() === id.toLowerCase());
+  const caseTwin = [...facts.keys()].find((standard) => standard.toLowerCase() === id.toLowerCase());
   if (caseTwin)
     fail(
       path,
@@ -60,13 +76,13 @@ export function checkCustomOperationConfig(entity: string, id: string, config: R
         `is valid only on a write of one row (kind 'write', cardinality 'one'); ${id} is a ${kind ?? 'write'} of ${cardinality ?? 'one'}.`,
       );
   }
-  const rules = settingsRulesOf(config);
+  const rules = settingsRulesOf(config, facts);
   validateSettings(config, {
     scope: 'operation',
     entity,
     path,
     operation: rules,
-    operationLabel: `${id} (a ${kind ?? 'write'} of ${cardinality ?? 'one'}, which follows ${rules})`,
+    operationLabel: `${id} (a ${kind ?? 'write'} of ${cardinality ?? 'one'}, which follows ${rules.id})`,
   });
   const ttl = (config.cache as { ttl?: unknown } | false | undefined) || undefined;
   if (ttl?.ttl !== undefined && ttl.ttl !== false)

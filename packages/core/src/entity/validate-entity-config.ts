@@ -4,7 +4,7 @@ import { suggestion } from '../config/did-you-mean';
 import { isStandardSchema } from '../schema/body-validators';
 import { checkCustomOperationConfig, checkRouteOptions } from './validate-custom-operation';
 import type { EntityConfig } from '../config/entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
+import type { OperationFacts } from '../config/operation-facts';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const STRUCTURAL_KEYS = [
@@ -23,7 +23,12 @@ const STRUCTURAL_KEYS = [
 const NOT_YET = new Set<string>();
 const OPERATION_EXTRAS = ['handler', 'meta', 'policy', 'schema'];
 
-export function validateEntityConfig(entity: string, config: EntityConfig): void {
+/** @param facts the standard operations' facts, by id */
+export function validateEntityConfig(
+  entity: string,
+  config: EntityConfig,
+  facts: ReadonlyMap<string, OperationFacts>,
+): void {
   if (!isPlainObject(config))
     throw new ConfigurationException({ entity, message: 'The entity config must be a plain object.' });
   const known = [...SETTINGS_KEYS, ...STRUCTURAL_KEYS];
@@ -56,7 +61,7 @@ export function validateEntityConfig(entity: string, config: EntityConfig): void
     });
   }
   for (const [id, opConfig] of Object.entries(config.operations ?? {})) {
-    const standard = (STANDARD_OPERATION_IDS as readonly string[]).includes(id);
+    const standard = facts.get(id);
     if (!standard && opConfig !== false && opConfig !== undefined) {
       if (opConfig !== true && !isPlainObject(opConfig))
         throw new ConfigurationException({
@@ -64,13 +69,13 @@ export function validateEntityConfig(entity: string, config: EntityConfig): void
           path: `operations.${id}`,
           message: 'must be true, false or a custom operation entry { handler, kind, cardinality, ... }.',
         });
-      checkCustomOperationConfig(entity, id, opConfig === true ? {} : opConfig);
-    } else if (standard && isPlainObject(opConfig)) checkOperationConfig(entity, id as StandardOperationId, opConfig);
+      checkCustomOperationConfig(entity, id, opConfig === true ? {} : opConfig, facts);
+    } else if (standard && isPlainObject(opConfig)) checkOperationConfig(entity, standard, opConfig);
   }
 }
 
-function checkOperationConfig(entity: string, id: StandardOperationId, opConfig: Record<string, unknown>): void {
-  const path = `operations.${id}`;
+function checkOperationConfig(entity: string, operation: OperationFacts, opConfig: Record<string, unknown>): void {
+  const path = `operations.${operation.id}`;
   const allowed = [...SETTINGS_KEYS, ...OPERATION_EXTRAS];
   for (const key of Object.keys(opConfig)) {
     if (!allowed.includes(key))
@@ -80,7 +85,7 @@ function checkOperationConfig(entity: string, id: StandardOperationId, opConfig:
         message: `is not a known key.${suggestion(key, allowed)}`,
       });
   }
-  validateSettings(opConfig, { scope: 'operation', entity, path, operation: id });
+  validateSettings(opConfig, { scope: 'operation', entity, path, operation });
   if (opConfig.handler !== undefined && typeof opConfig.handler !== 'function') {
     throw new ConfigurationException({
       entity,
@@ -96,27 +101,17 @@ function checkOperationConfig(entity: string, id: StandardOperationId, opConfig:
     });
   }
   checkRouteOptions(entity, path, opConfig.meta);
-  checkOperationSchema(entity, id, opConfig.schema);
+  checkOperationSchema(entity, operation, opConfig.schema);
 }
 
-/** The schema parts each operation has: input and output on the body writes, output and query on reads, none on deletes. */
-const SCHEMA_PARTS: Readonly<Record<StandardOperationId, readonly string[]>> = {
-  createOne: ['input', 'output'],
-  updateOne: ['input', 'output'],
-  patchOne: ['input', 'output'],
-  restoreOne: ['output'],
-  findOne: ['output', 'query'],
-  findMany: ['output', 'query'],
-  deleteOne: [],
-  purgeOne: [],
-};
-
-function checkOperationSchema(entity: string, id: StandardOperationId, schema: unknown): void {
+/** The schema parts an operation has (`schemaParts`): input and output on the body writes, output and query on reads. */
+function checkOperationSchema(entity: string, operation: OperationFacts, schema: unknown): void {
   if (schema === undefined) return;
+  const { id } = operation;
   const path = `operations.${id}.schema`;
   if (!isPlainObject(schema))
     throw new ConfigurationException({ entity, path, message: 'must be an object { input?, output?, query? }.' });
-  const parts = SCHEMA_PARTS[id];
+  const parts: readonly string[] = operation.schemaParts;
   for (const [part, value] of Object.entries(schema)) {
     if (value === undefined) continue;
     if (!['input', 'output', 'query'].includes(part)) {

@@ -66,7 +66,7 @@ export function withListMeta(handler: OperationHandler, contributor: ListMetaCon
     const result = (await handler(input, context)) as Partial<ListResult> | undefined;
     if (!result || !Array.isArray(result.entities) || !('total' in result)) {
       throw new ConfigurationException({
-        path: `operations.${String(context['operation'] ?? 'findMany')}.handler`,
+        path: `operations.${String(context['operation'])}.handler`,
         message: 'is wrapped by withListMeta, so it must return { entities, total }.',
       });
     }

@@ -131,6 +131,6 @@ export function listConfig(call: OperationCall) {
     search: entity.search,
     softDelete: entity.metadata.deleteMarker !== undefined && softDeletes(call),
   });
-  if (call.operation.id === 'findMany') checkKeysetConfig(entity.name, entity.metadata, list);
+  if (call.operation.facts?.answers === 'list') checkKeysetConfig(entity.name, entity.metadata, list);
   return list;
 }

@@ -64,10 +64,10 @@ export async function openSubscription(
       detail: `${entity.name} publishes no realtime events. Turn realtime on for it to subscribe.`,
     });
   }
-  const findMany = entity.operations.get('findMany');
+  const findMany = entity.listOperation;
   if (!findMany || findMany.state !== 'on' || !findMany.list) {
     throw new SvcException('SVC_OPERATION_DISABLED', {
-      detail: `Subscribing to ${entity.name} events reads like findMany, which is disabled here.`,
+      detail: `Subscribing to ${entity.name} events reads like ${findMany?.id ?? 'its list'}, which is disabled here.`,
     });
   }
   const context = options.context ?? {};
@@ -103,7 +103,7 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   if (!(await allowed(subscriber.findMany, context))) return undefined;
   const scope = await resolveApplyFilter(entity.filterApply, entity.serverFilter, {
     entity: entity.name,
-    operation: 'findMany',
+    operation: subscriber.findMany.id,
     context,
   });
   const where = andFilters(scope, subscriber.filter);
@@ -174,7 +174,7 @@ function servedNamesOf(entity: ResolvedEntity): ServedNames {
 
 async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {
   if (!findMany.policy) return true;
-  return (await findMany.policy({ operation: 'findMany', params: {}, context })) === true;
+  return (await findMany.policy({ operation: findMany.id, params: {}, context })) === true;
 }
 
 /** The filter (list grammar, `findMany`'s allowlists, own columns) and the row id of a subscription's query. */

@@ -3,18 +3,16 @@
  * from the config alone (routes exist before the adapter's metadata is known), in match order.
  */
 import type { CustomOperationConfig, EntityConfig, RouteOptions } from '../config/entity-config';
-import { STANDARD_OPERATION_IDS, type StandardOperationId } from '../config/svc-settings';
-import { STANDARD_ROUTES } from './standard-operations';
+import type { HttpMethod } from '../config/operation-facts';
+import type { OperationDefinition } from './operation-definition';
+import { definitionOf, STANDARD_OPERATIONS } from './operation-registry';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod };
 
 /** The realtime subscription route of an entity whose `realtime` is on (Server-Sent Events). */
 export const EVENTS_PATH = 'events';
 /** The route-table name of the subscription route (not an operation: it runs no pipeline). */
 export const EVENTS_OPERATION = 'events';
-
-const READ_OPERATIONS: ReadonlySet<string> = new Set(['findMany', 'findOne']);
-const BODY_OPERATIONS: ReadonlySet<string> = new Set(['createOne', 'updateOne', 'patchOne']);
 
 /** One route of an entity: the operation behind it, its verb and path, and what it reads off the request. */
 export interface SvcRoute {
@@ -25,8 +23,16 @@ export interface SvcRoute {
   readonly query: boolean;
   /** Relation removals: the member ids come from `?ids=1,2` or from the `:memberId` segment. */
   readonly members?: 'query' | 'param';
+  /** The body may also be an RFC 6902 document (`application/json-patch+json`). */
+  readonly jsonPatch?: boolean;
   /** The realtime subscription (`GET /events`): a stream, served when the entity's realtime is on. */
   readonly stream?: boolean;
+  /**
+   * The subscription's: the operation whose guards it carries (the list's), and the read by id it answers as where
+   * the entity publishes no events (the row whose id is `events`).
+   */
+  readonly guardedAs?: string;
+  readonly fallback?: string;
 }
 
 /**
@@ -38,7 +44,7 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
   const resolvePath = (path: string) => path.replace(/(^|\/):id(?=\/|$)/, `$1:${param}`);
   const customs: SvcRoute[] = [];
   for (const [id, entry] of Object.entries(config.operations ?? {})) {
-    if ((STANDARD_OPERATION_IDS as readonly string[]).includes(id) || entry === false || entry === undefined) continue;
+    if (definitionOf(id) || entry === false || entry === undefined) continue;
     const custom = (entry === true ? {} : entry) as CustomOperationConfig;
     const routes = custom.meta?.routes;
     if (custom.enabled === false || routes?.enabled === false) continue;
@@ -52,17 +58,20 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
     });
   }
   const standard = routedOperations(config)
-    .filter((id) => routeOptionsOf(config, id)?.enabled !== false)
-    .map((id): SvcRoute => {
-      const routes = routeOptionsOf(config, id);
+    .filter((definition) => routeOptionsOf(config, definition.id)?.enabled !== false)
+    .map((definition): SvcRoute => {
+      const routes = routeOptionsOf(config, definition.id);
       return {
-        operation: id,
-        method: routes?.method ?? STANDARD_ROUTES[id].method,
-        path: resolvePath(routes?.path ?? STANDARD_ROUTES[id].path),
-        body: BODY_OPERATIONS.has(id),
-        query: READ_OPERATIONS.has(id),
+        operation: definition.id,
+        method: routes?.method ?? definition.route.method,
+        path: resolvePath(routes?.path ?? definition.route.path),
+        body: definition.takes.body !== 'none',
+        query: definition.takes.query !== 'none',
+        ...(definition.jsonPatch ? { jsonPatch: true } : {}),
       };
     });
+  const list = STANDARD_OPERATIONS.find((definition) => definition.answers === 'list');
+  const item = STANDARD_OPERATIONS.find((definition) => definition.kind === 'read' && definition.takes.id);
   // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves.
   standard.push({
     operation: EVENTS_OPERATION,
@@ -71,6 +80,8 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
     body: false,
     query: true,
     stream: true,
+    ...(list ? { guardedAs: list.id } : {}),
+    ...(item ? { fallback: item.id } : {}),
   });
   standard.sort((a, b) => specificity(b.path) - specificity(a.path));
   // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
@@ -112,15 +123,15 @@ function specificity(path: string): number {
   return segments.length * 100 - segments.filter((segment) => segment.startsWith(':')).length;
 }
 
-function routeOptionsOf(config: EntityConfig, id: StandardOperationId): RouteOptions | undefined {
+function routeOptionsOf(config: EntityConfig, id: OperationDefinition['id']): RouteOptions | undefined {
   const entry = config.operations?.[id];
   return typeof entry === 'object' ? entry.meta?.routes : undefined;
 }
 
-/** Operations that get a route: every one named on in the entity's `operations` map, else all eight. */
-function routedOperations(config: EntityConfig): StandardOperationId[] {
-  if (config.operations === undefined) return [...STANDARD_OPERATION_IDS];
-  return STANDARD_OPERATION_IDS.filter((id) => {
+/** Operations that get a route: every one named on in the entity's `operations` map, else all of them. */
+function routedOperations(config: EntityConfig): OperationDefinition[] {
+  if (config.operations === undefined) return [...STANDARD_OPERATIONS];
+  return STANDARD_OPERATIONS.filter(({ id }) => {
     const value = config.operations?.[id];
     return value !== undefined && value !== false;
   });

@@ -9,7 +9,6 @@ import { scopedRepository } from './scoped-repository';
 import { handlerIds, primaryKeyOf } from '../pipeline/stages/key-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import type { Row } from '../persistence/repository-adapter';
-import type { RealtimeEventId } from '../config/svc-settings';
 import type { SvcOperationInput } from '../config/entity-config';
 
 /**
@@ -41,27 +40,19 @@ export const handlerStage = stage('handler', async (call, state) => {
   state.row = state.result as Row;
 });
 
-const EVENT_OF: Readonly<Record<string, RealtimeEventId>> = {
-  createOne: 'created',
-  updateOne: 'updated',
-  patchOne: 'patched',
-  deleteOne: 'deleted',
-  purgeOne: 'deleted',
-  restoreOne: 'restored',
-};
-
 /** outcome: a replaced standard write's, from the row the guard locked before and the row the handler returned. */
 export const handledOutcomeStage = stage('outcome', (call, state) => {
-  const gone = call.operation.id === 'deleteOne' || call.operation.id === 'purgeOne';
+  const facts = call.operation.facts;
+  const gone = facts?.answers === 'none';
   const result = state.result;
   const after = !gone && typeof result === 'object' && result !== null ? (result as Row) : undefined;
   const before = state.before ?? undefined;
   const keyed = before ?? after;
   const hasKey = keyed !== undefined && call.entity.metadata.primaryKeys.every((field) => keyed[field] != null);
   recordOutcome(call, {
-    event: EVENT_OF[call.operation.id],
+    event: call.operation.event,
     ...(hasKey ? { key: primaryKeyOf(call, keyed) } : {}),
-    before: before ?? (call.operation.id === 'createOne' ? null : undefined),
+    before: before ?? (facts?.takes.id === false ? null : undefined),
     after: gone ? null : after,
   });
 });

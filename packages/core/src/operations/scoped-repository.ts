@@ -180,7 +180,8 @@ function isListPlan(value: unknown): value is ListReadPlan {
 
 /** A programmatic query resolved under the entity's findMany allowlists and limits. */
 async function planOf(call: OperationCall, query: FindManyQuery): Promise<ListReadPlan> {
-  const config = call.entity.operations.get('findMany')?.list ?? call.operation.list;
+  const listing = call.entity.listOperation;
+  const config = listing?.list ?? call.operation.list;
   if (!config) {
     throw new ConfigurationException({
       entity: call.entity.name,
@@ -188,5 +189,5 @@ async function planOf(call: OperationCall, query: FindManyQuery): Promise<ListRe
       message: `calls context.repository.findMany(query), and ${call.entity.name} serves no findMany to read the query by. Turn findMany on, or pass the adapter's own arguments ({ where, sort, limit }).`,
     });
   }
-  return resolveProgrammaticListQuery(query, config, 'findMany', call.context);
+  return resolveProgrammaticListQuery(query, config, listing?.id ?? call.operation.id, call.context);
 }

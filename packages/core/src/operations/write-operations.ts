@@ -14,12 +14,10 @@ import { referencesIntoScope } from '../pipeline/stages/reference-stage';
 import { rereadInScope } from '../pipeline/stages/reread-stage';
 
 /** input: the create or update body checked against its slot, with what `set` forces merged over it. */
-export function inputWithSetStage(operation: 'createOne' | 'updateOne') {
+export function inputWithSetStage(slot: 'create' | 'update') {
   return stage('input', async (call, state) => {
-    const slot =
-      call.operation.input ?? (operation === 'createOne' ? call.entity.input.create : call.entity.input.update);
-    state.values = await bodyWithSet(call, operation, slot);
-    state.body = operation === 'createOne' ? call.request.body : state.values;
+    state.values = await bodyWithSet(call, slot, call.operation.input ?? call.entity.input[slot]);
+    state.body = slot === 'create' ? call.request.body : state.values;
   });
 }
 
@@ -88,12 +86,12 @@ export const refuseJsonPatchStage = stage('refuseJsonPatch', (call) => {
  * The body checked against its slot, with what `set` forces merged over it (winning over the client's values). A
  * required field that `set` fills need not be sent; one it does not fill is the client's 400.
  */
-async function bodyWithSet(call: OperationCall, operation: 'createOne' | 'updateOne', slot: WriteSchema): Promise<Row> {
+async function bodyWithSet(call: OperationCall, slot: 'create' | 'update', schema: WriteSchema): Promise<Row> {
   const missing: RequiredSet[] = [];
-  const body = await readBody(slot, call.request.body, { replace: operation === 'updateOne', missing });
+  const body = await readBody(schema, call.request.body, { replace: slot === 'update', missing });
   let set: Row;
   try {
-    set = await forced(call, operation);
+    set = await forced(call, slot);
   } catch (error) {
     // A set function may rely on a field the client left out: that is the client's mistake, answered as such.
     if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
@@ -105,10 +103,9 @@ async function bodyWithSet(call: OperationCall, operation: 'createOne' | 'update
 }
 
 /** What `set` forces for this write. */
-function forced(call: OperationCall, operation: 'createOne' | 'updateOne') {
-  const fn = operation === 'createOne' ? call.entity.forced.create : call.entity.forced.update;
-  return forcedValues(call.entity.name, call.entity.metadata, fn, {
-    operation,
+function forced(call: OperationCall, slot: 'create' | 'update') {
+  return forcedValues(call.entity.name, call.entity.metadata, call.entity.forced[slot], {
+    operation: slot === 'create' ? 'createOne' : 'updateOne',
     body: call.request.body,
     context: call.context,
   });

@@ -6,6 +6,7 @@ import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
 import { resolveEntity } from '../entity/resolve-entity';
+import { OPERATION_FACTS } from '../operations/operation-registry';
 import type { GlobalSettings } from '../config/svc-settings';
 import { validateGlobalOperationsMap, validateSettings, isPlainObject } from '../config/validate-settings';
 import { suggestion } from '../config/did-you-mean';
@@ -137,6 +138,7 @@ export class SvcInstance {
     const peers = (other: Function) => this.resolved.get(other);
     const resultCache = this.resultCache;
     const entity = resolveEntity({
+      operationFacts: OPERATION_FACTS,
       target,
       config,
       global,
@@ -202,7 +204,7 @@ export function createSvc(options: SvcOptions = {}): SvcInstance {
   }
   requireSupportedPlatform((options as SvcOptions).infrastructure?.platform ?? []);
   validateSettings(options as Record<string, unknown>, { scope: 'global' });
-  validateGlobalOperationsMap(options.operations, { scope: 'global' });
+  validateGlobalOperationsMap(options.operations, { scope: 'global' }, [...OPERATION_FACTS.keys()]);
   if (options.policy !== undefined && typeof options.policy !== 'function') {
     throw new ConfigurationException({
       path: 'policy',

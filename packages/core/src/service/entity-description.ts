@@ -5,10 +5,14 @@
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
 import type { FilterOperator, SortKey } from '../persistence/query-ast';
-import type { HttpMethod } from '../operations/route-table';
 import { routeTableOf, type SvcRoute } from '../operations/route-table';
-import { STANDARD_ROUTES } from '../operations/standard-operations';
-import type { StandardOperationId } from '../config/svc-settings';
+import {
+  pluralOf,
+  withArticle as withArticleOf,
+  type HttpMethod,
+  type OperationFacts,
+  type WordingSubject,
+} from '../config/operation-facts';
 import type { WriteSchema } from '../schema/write-schema';
 import { realtimeEventsOf } from '../operations/realtime-subscription';
 import { EVENTS_PATH } from '../operations/route-table';
@@ -80,6 +84,8 @@ export interface OperationDescription {
   /** Its HTTP route, unless it is served only through the engine. */
   readonly route?: { readonly method: HttpMethod; readonly path: string };
   readonly successStatus: number;
+  /** It addresses one row by the entity's lookup fields (the route's `:id`). */
+  readonly takesId: boolean;
   /** What the body is: a write slot, the custom operation's own shape, member ids, or none. */
   readonly body: 'create' | 'update' | 'patch' | 'custom' | 'members' | 'none';
   /**
@@ -93,6 +99,18 @@ export interface OperationDescription {
   readonly relation?: { readonly name: string; readonly action: string };
   /** A custom write's event. */
   readonly realtimeEvent?: string;
+  /** The event a committed call publishes (a standard write's, a custom write's `realtimeEvent`). */
+  readonly event?: string;
+  /** Standard operations: what a success serves (the row, a page of rows, or nothing). */
+  readonly answers?: OperationFacts['answers'];
+  /** Standard operations: whether If-None-Match answers 304, and whether If-Match is checked or refused. */
+  readonly conditional?: OperationFacts['conditional'];
+  /** A one-line summary (`operations.<id>.meta.summary` wins): `Create a Book`, `Publish one Book`. */
+  readonly summary: string;
+  /** Standard operations: a title (`Create Book`), a sentence for an agent, and what a bodiless success did. */
+  readonly wording?: { readonly title: string; readonly sentence: string; readonly done?: string };
+  /** Standard operations: hints for a tool host (never a security boundary). */
+  readonly hints?: OperationFacts['hints'];
   /** What `operations.<id>.meta` says of it for documentation (OpenAPI), when it says anything. */
   readonly docs?: {
     readonly summary?: string;
@@ -170,8 +188,10 @@ export interface EntityDescription {
 }
 
 export function describeEntity(entity: ResolvedEntity): EntityDescription {
-  const findMany = entity.operations.get('findMany');
-  const findOne = entity.operations.get('findOne');
+  const findMany = entity.listOperation;
+  const findOne = entity.itemOperation;
+  const slotOf = (slot: string) =>
+    [...entity.operations.values()].find((operation) => operation.facts?.takes.body === slot)?.input;
   const list = findMany?.list ?? findOne?.list;
   const readable = new Set(entity.select.fields);
   const includable = new Set(entity.include.relations.keys());
@@ -207,9 +227,9 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
       };
     }),
     write: {
-      create: describeSlot(entity, entity.operations.get('createOne')?.input ?? entity.input.create),
-      update: describeSlot(entity, entity.operations.get('updateOne')?.input ?? entity.input.update),
-      patch: describeSlot(entity, entity.operations.get('patchOne')?.input ?? entity.input.patch),
+      create: describeSlot(entity, slotOf('create') ?? entity.input.create),
+      update: describeSlot(entity, slotOf('update') ?? entity.input.update),
+      patch: describeSlot(entity, slotOf('patch') ?? entity.input.patch),
     },
     output: {
       item: [...(findOne?.list?.outputFields ?? entity.output.fields)],
@@ -253,9 +273,29 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
     },
     softDelete: entity.softDeleteOnReads,
     ...realtimeOf(entity),
-    operations: [...entity.operations.values()].map((operation) => describeOperation(operation, routes, entity.config)),
+    operations: [],
   };
-  return deepFreeze(description);
+  const subject = wordingSubject(entity.name, description);
+  const operations = [...entity.operations.values()].map((operation) =>
+    describeOperation({ operation, routes, config: entity.config, subject }),
+  );
+  return deepFreeze({ ...description, operations });
+}
+
+/** What the sentences of an entity's operations are written from. */
+function wordingSubject(name: string, description: EntityDescription): WordingSubject {
+  const create = description.write.create;
+  const required = [
+    ...create.required,
+    ...create.requiredOneOf.map(([reference, column]) => `${reference} or ${column}`),
+  ];
+  return {
+    one: name,
+    many: pluralOf(name),
+    key: description.lookup.fields.join(', '),
+    required: required.length > 0 ? required.join(', ') : 'none',
+    softDelete: description.softDelete,
+  };
 }
 
 function realtimeOf(entity: ResolvedEntity): { realtime?: EntityDescription['realtime'] } {
@@ -292,33 +332,32 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
   };
 }
 
-const BODY_OF: Partial<Record<StandardOperationId, OperationDescription['body']>> = {
-  createOne: 'create',
-  updateOne: 'update',
-  patchOne: 'patch',
-};
-
-function describeOperation(
-  operation: ResolvedOperation,
-  routes: ReadonlyMap<string, SvcRoute>,
-  config: EntityConfig,
-): OperationDescription {
-  const standard = operation.custom === undefined && operation.relationWrite === undefined;
-  const route = routes.get(operation.id);
+/** One operation as the surfaces see it: a standard one from its facts, a custom or relation one from its entry. */
+function describeOperation(args: {
+  operation: ResolvedOperation;
+  routes: ReadonlyMap<string, SvcRoute>;
+  config: EntityConfig;
+  subject: WordingSubject;
+}): OperationDescription {
+  const { operation, subject } = args;
+  const facts = operation.facts;
+  const route = args.routes.get(operation.id);
   const action = operation.relationWrite?.action;
-  const standardRoute = standard ? STANDARD_ROUTES[operation.id as StandardOperationId] : undefined;
-  const many = operation.id === 'findMany' || operation.custom?.cardinality === 'many' || action === 'list';
-  const defaultStatus = standardRoute?.status ?? (operation.custom ? 201 : 200);
+  const many = facts ? facts.cardinality === 'many' : operation.custom?.cardinality === 'many' || action === 'list';
+  const defaultStatus = facts?.route.status ?? (operation.custom ? 201 : 200);
+  const docs = docsOf(args.config, operation.id);
+  const event = operation.event ?? operation.custom?.realtimeEvent;
   return {
     id: operation.id,
-    standard,
+    standard: facts !== undefined,
     kind: operation.reads ? 'read' : 'write',
     cardinality: many ? 'many' : 'one',
     state: operation.state === 'disabled' ? 'disabled' : 'on',
     ...(route ? { route: { method: route.method, path: route.path } } : {}),
     successStatus: operation.route?.successStatus ?? defaultStatus,
-    body: standard
-      ? (BODY_OF[operation.id as StandardOperationId] ?? 'none')
+    takesId: facts ? facts.takes.id : operation.relationWrite !== undefined || /(^|\/):/.test(route?.path ?? ''),
+    body: facts
+      ? facts.takes.body
       : operation.custom
         ? operation.custom.kind === 'write'
           ? 'custom'
@@ -326,12 +365,47 @@ function describeOperation(
         : action === 'list'
           ? 'none'
           : 'members',
-    query: operation.id === 'findOne' ? 'item' : operation.list !== undefined ? 'list' : 'none',
+    query: facts ? facts.takes.query : operation.list !== undefined ? 'list' : 'none',
     ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
     ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
+    ...(event ? { event } : {}),
     ...(operation.custom?.inputJsonSchema ? { inputSchema: operation.custom.inputJsonSchema } : {}),
-    ...docsOf(config, operation.id),
+    ...(facts
+      ? {
+          answers: facts.answers,
+          conditional: facts.conditional,
+          wording: {
+            title: `${facts.wording.verb} ${subject.one}`,
+            sentence: facts.wording.sentence(subject),
+            ...(facts.wording.done ? { done: facts.wording.done } : {}),
+          },
+          hints: facts.hints,
+        }
+      : {}),
+    summary: docs.docs?.summary ?? (facts ? facts.wording.summary(subject) : summaryOf(subject, operation, action)),
+    ...docs,
   };
+}
+
+const RELATION_SUMMARIES: Readonly<Record<string, (one: string, relation: string) => string>> = {
+  list: (one, relation) => `List the ${relation} of ${withArticleOf(one)}`,
+  add: (one, relation) => `Add ${relation} to ${withArticleOf(one)}`,
+  replace: (one, relation) => `Replace the ${relation} of ${withArticleOf(one)}`,
+  remove: (one, relation) => `Remove ${relation} from ${withArticleOf(one)}`,
+};
+
+/**
+ * A custom or relation operation's summary. A custom operation's id is read as words, its entity named after a
+ * closing `One` or `Many`: `publishOne` -> `Publish one Book`.
+ */
+function summaryOf(subject: WordingSubject, operation: ResolvedOperation, action: string | undefined): string {
+  const relation = action !== undefined ? RELATION_SUMMARIES[action] : undefined;
+  if (relation && operation.relationWrite) return relation(subject.one, operation.relationWrite.relation);
+  const words = operation.id.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+  if (/ one$/.test(sentence)) return `${sentence} ${subject.one}`;
+  if (/ many$/.test(sentence)) return `${sentence} ${subject.many}`;
+  return `${sentence} (${subject.one})`;
 }
 
 /** `operations.<id>.meta`'s summary, description, deprecated and tags, when any is set. */

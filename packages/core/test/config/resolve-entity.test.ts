@@ -97,9 +97,9 @@ describe('resolveEntity', () => {
         expect(entity.operations.get('publishOne')).toMatchObject({
           custom: { kind: 'write', cardinality: 'one' },
           route: { method: 'PATCH', path: ':id/publish' },
-          settingsAs: 'createOne',
+          settingsAs: { id: 'createOne' },
         });
-        expect(entity.operations.get('searchBooksMany')).toMatchObject({ settingsAs: 'findMany' });
+        expect(entity.operations.get('searchBooksMany')).toMatchObject({ settingsAs: { id: 'findMany' } });
         expect(entity.operations.get('searchBooksMany')?.list).toBeDefined();
         expect(entity.operations.get('draftOne')?.state).toBe('disabled');
       });

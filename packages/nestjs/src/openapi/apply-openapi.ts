@@ -18,7 +18,7 @@ import type {
 } from '@nestjs/swagger';
 import type { EntityDescription, OperationDescription } from '@svc/core';
 import { eventsOperation } from './openapi-events';
-import { operationIdOf, summaryOf } from './operation-names';
+import { operationIdOf } from './operation-names';
 import { parametersOf } from './openapi-parameters';
 import { responsesOf } from './openapi-responses';
 import { requestBodyOf } from './openapi-request-body';
@@ -245,7 +245,7 @@ function decoratorsOf(
   const decorators: Decorator[] = [
     api.ApiOperation({
       operationId: id,
-      summary: summaryOf(description, operation),
+      summary: operation.summary,
       ...(docs?.description ? { description: docs.description } : {}),
       ...(docs?.deprecated ? { deprecated: true } : {}),
       ...(requestBody ? { requestBody } : {}),

@@ -2,10 +2,9 @@
  * The realtime subscribe route (`GET /<collection>/events`, served when an SSE transport is registered): a
  * `text/event-stream` of the entity's events, narrowed by `id` or by a filter in the list grammar.
  */
-import type { EntityDescription } from '@svc/core';
+import { pluralOf, type EntityDescription } from '@svc/core';
 import { filterParameters, type ParameterObject } from './openapi-parameters';
 import type { JsonSchema } from './openapi-schemas';
-import { pluralOf } from './operation-names';
 import type { ResponseObject } from './openapi-responses';
 
 /** The OpenAPI pieces of the events route. */

@@ -43,13 +43,11 @@ export function parametersOf(
   if (operation.kind === 'read' && operation.cardinality === 'one' && operation.route?.method === 'GET') {
     parameters.push(header('If-None-Match', 'Answer 304 with no body while the row still has one of these ETags.'));
   }
-  if (IF_MATCH.has(operation.id)) {
+  if (operation.conditional?.ifMatch === 'checked') {
     parameters.push(header('If-Match', 'Write only if the row still has this ETag; otherwise 412.'));
   }
   return parameters;
 }
-
-const IF_MATCH: ReadonlySet<string> = new Set(['updateOne', 'patchOne', 'deleteOne', 'restoreOne', 'purgeOne']);
 
 function header(name: string, description: string): ParameterObject {
   return { name, in: 'header', required: false, description, schema: { type: 'string' } };
@@ -150,7 +148,7 @@ function includeParameter(description: EntityDescription): ParameterObject[] {
   return relations.length > 0 ? [commaList('include', relations, 'Embed these relations in each row.')] : [];
 }
 
-/** findOne takes `select` and `include` only. */
+/** A read by id takes `select` and `include` only. */
 function itemParameters(description: EntityDescription): ParameterObject[] {
   return [...selectParameter(description), ...includeParameter(description)];
 }

@@ -50,7 +50,7 @@ export function responsesOf(
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   const status = String(operation.successStatus);
-  const bodiless = operation.successStatus === 204 || operation.id === 'deleteOne' || operation.id === 'purgeOne';
+  const bodiless = operation.successStatus === 204 || operation.answers === 'none';
   if (bodiless) {
     responses[status] = { description: 'Done; no content.' };
   } else if (operation.relation) {

@@ -1,7 +1,7 @@
 /** The names and schema pieces of the OpenAPI document, checked without an app. */
-import type { EntityDescription, OperationDescription } from '@svc/core';
+import type { OperationDescription } from '@svc/core';
 import { admitNull, columnSchema } from '../../src/openapi/openapi-schemas';
-import { operationIdOf, pluralOf, summaryOf } from '../../src/openapi/operation-names';
+import { operationIdOf } from '../../src/openapi/operation-names';
 
 const operation = (overrides: Partial<OperationDescription>): OperationDescription =>
   ({
@@ -16,21 +16,6 @@ const operation = (overrides: Partial<OperationDescription>): OperationDescripti
     ...overrides,
   }) as OperationDescription;
 
-const book = { name: 'Book' } as EntityDescription;
-
-describe('pluralOf', () => {
-  it.each([
-    ['Book', 'Books'],
-    ['Category', 'Categories'],
-    ['Key', 'Keys'],
-    ['Box', 'Boxes'],
-    ['Address', 'Addresses'],
-    ['Match', 'Matches'],
-  ])('%s -> %s', (word, plural) => {
-    expect(pluralOf(word)).toBe(plural);
-  });
-});
-
 describe('operationIdOf', () => {
   it('names the entity in the plural after Many and in the singular otherwise', () => {
     expect(operationIdOf('Category', operation({ id: 'findMany' }))).toBe('findManyCategories');
@@ -42,19 +27,6 @@ describe('operationIdOf', () => {
     const remove = operation({ id: 'tags:remove', standard: false, relation: { name: 'tags', action: 'remove' } });
     expect(operationIdOf('Book', remove)).toBe('removeBookTags');
     expect(operationIdOf('Book', remove, true)).toBe('removeBookTagsMember');
-  });
-});
-
-describe('summaryOf', () => {
-  it('writes a sentence per standard operation, with the right article', () => {
-    expect(summaryOf(book, operation({ id: 'findMany' }))).toBe('List Books');
-    expect(summaryOf({ name: 'Author' } as EntityDescription, operation({ id: 'createOne' }))).toBe('Create an Author');
-  });
-
-  it('reads a custom id as words, and lets meta.summary win', () => {
-    expect(summaryOf(book, operation({ id: 'publishOne', standard: false }))).toBe('Publish one Book');
-    expect(summaryOf(book, operation({ id: 'shortMany', standard: false }))).toBe('Short many Books');
-    expect(summaryOf(book, operation({ id: 'findMany', docs: { summary: 'All books' } }))).toBe('All books');
   });
 });
 

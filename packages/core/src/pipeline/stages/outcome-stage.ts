@@ -3,7 +3,6 @@ import type { Row } from '../../persistence/repository-adapter';
 import { projectRow } from '../../schema/output-projection';
 import type { OperationCall } from '../operation-call';
 import { changedFields, type WriteOutcome } from '../write-outcome';
-import type { RealtimeEventId } from '../../config/svc-settings';
 import { stage } from '../stage';
 
 /** Records what a write did, once its transaction has committed (never for a rolled-back one). */
@@ -36,17 +35,16 @@ function seen(call: OperationCall, row: Row | null | undefined): Record<string, 
 
 /**
  * outcome: records what the committed write did, from the flow state: `key`, `before` (null for a create), `row` as
- * the row after (null for a delete), and `changed` and `touches` when the write knows them.
+ * the row after (null for a delete), and `changed` and `touches` when the write knows them; the event is the
+ * operation's own.
  */
-export function outcomeStage(event: RealtimeEventId) {
-  return stage('outcome', (call, state) =>
-    recordOutcome(call, {
-      event,
-      ...(state.key ? { key: state.key } : {}),
-      before: state.before,
-      after: state.row,
-      ...(state.changed ? { changed: state.changed } : {}),
-      ...(state.touches ? { touches: state.touches } : {}),
-    }),
-  );
-}
+export const outcomeStage = stage('outcome', (call, state) =>
+  recordOutcome(call, {
+    event: call.operation.event,
+    ...(state.key ? { key: state.key } : {}),
+    before: state.before,
+    after: state.row,
+    ...(state.changed ? { changed: state.changed } : {}),
+    ...(state.touches ? { touches: state.touches } : {}),
+  }),
+);

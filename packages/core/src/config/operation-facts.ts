@@ -1,0 +1,75 @@
+/**
+ * What a standard operation is, apart from its stages: the contract each definition in `operations/definitions/`
+ * fulfils. The bootstrap checks, the entity resolution and the description read these facts (handed to them by the
+ * registry, `operations/operation-registry.ts`), so no file below the registry names an operation to learn them.
+ */
+import type { RealtimeEventId, StandardOperationId, SvcSettings } from './svc-settings';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The three body write slots (`schema.input.create|update|patch`). */
+export type WriteSlotName = 'create' | 'update' | 'patch';
+
+/** What a surface words an operation of an entity with, for sentences written from the facts. */
+export interface WordingSubject {
+  /** The entity's name (`Book`). */
+  readonly one: string;
+  /** Its plural (`Books`). */
+  readonly many: string;
+  /** The fields a single row is looked up by, joined (`id`). */
+  readonly key: string;
+  /** The create slot's required fields, a required reference and its column as `a or b`, joined (`title, author`). */
+  readonly required: string;
+  /** The entity soft-deletes. */
+  readonly softDelete: boolean;
+}
+
+export interface OperationFacts {
+  readonly id: StandardOperationId;
+  readonly kind: 'read' | 'write';
+  readonly cardinality: 'one' | 'many';
+  /** Its REST route, relative to the collection (`:id` renamed after `identifier.field`), and its success status. */
+  readonly route: { readonly method: HttpMethod; readonly path: string; readonly status: number };
+  /** What a call carries: the addressed row's id, a body in a write slot, and list or item query parameters. */
+  readonly takes: {
+    readonly id: boolean;
+    readonly body: WriteSlotName | 'none';
+    readonly query: 'list' | 'item' | 'none';
+  };
+  /** What a success serves: the row, a page of rows, or nothing (the row is gone). */
+  readonly answers: 'item' | 'list' | 'none';
+  /** The realtime event a committed call publishes. */
+  readonly event?: RealtimeEventId;
+  /** If-None-Match answers 304; If-Match is checked against the locked row, or refused with 412. */
+  readonly conditional: { readonly ifNoneMatch: boolean; readonly ifMatch: 'checked' | 'refused' | 'none' };
+  /** The settings keys its stages read, and so the only ones its own scope takes. */
+  readonly settings: readonly (keyof SvcSettings)[];
+  /** The parts its `operations.<id>.schema` takes. */
+  readonly schemaParts: readonly ('input' | 'output' | 'query')[];
+  /** Served only where the entity soft-deletes: off unless named, refused on an entity that deletes for good. */
+  readonly needsSoftDelete: boolean;
+  readonly wording: {
+    /** One word for a title (`Create`). */
+    readonly verb: string;
+    /** What a success did to the row, as a past participle, where it answers nothing (`deleted`). */
+    readonly done?: string;
+    /** A one-line summary (`Create a Book`). */
+    readonly summary: (subject: WordingSubject) => string;
+    /** A sentence for an agent: what the call does and what it takes (`Create a Book from data ...`). */
+    readonly sentence: (subject: WordingSubject) => string;
+  };
+  /** Hints for a tool host (never a security boundary). */
+  readonly hints: { readonly readOnly: boolean; readonly destructive?: boolean; readonly idempotent?: boolean };
+}
+
+/** `a Book`, `an Author`. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
+/** An English plural, by the usual spelling rules: `Book` -> `Books`, `Category` -> `Categories`, `Box` -> `Boxes`. */
+export function pluralOf(word: string): string {
+  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
+  return `${word}s`;
+}

@@ -1,0 +1,35 @@
+/**
+ * A custom write (`operations.<id>`, `kind: 'write'`). Addressed by an id it guards its row (the policy is given it, in
+ * the transaction); without one it gives the policy the body first. The row after is read only for an operation that
+ * publishes an event.
+ */
+import { branch, transaction } from '../../pipeline/stage';
+import { guardStage } from '../../pipeline/stages/guard-stage';
+import { optionalKeyStage } from '../../pipeline/stages/key-stage';
+import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
+import {
+  customInputStage,
+  customOutcomeStage,
+  customWriteHandlerStage,
+  customWriteOutputStage,
+  readAfterStage,
+} from '../custom-operations';
+import type { StageListOf } from '../operation-definition';
+import { policyIfAny } from './flow-parts';
+
+export const customWriteStages: StageListOf = (_entity, op) => {
+  const after = op.custom?.realtimeEvent ? [readAfterStage] : [];
+  return [
+    refuseIfMatchStage,
+    optionalKeyStage,
+    customInputStage,
+    branch(
+      'byId',
+      (_call, state) => state.lookup !== undefined,
+      [transaction(guardStage(), customWriteHandlerStage, ...after)],
+      [...policyIfAny(op, 'body'), transaction(customWriteHandlerStage)],
+    ),
+    customOutcomeStage,
+    customWriteOutputStage,
+  ];
+};

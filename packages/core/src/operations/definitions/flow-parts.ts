@@ -1,0 +1,34 @@
+/** The parts several stage lists share, each present only where the configuration calls for it. */
+import type { ResolvedEntity, ResolvedOperation } from '../../entity/resolved-entity';
+import { branch, transaction, type Stage } from '../../pipeline/stage';
+import { guardStage } from '../../pipeline/stages/guard-stage';
+import { policyStage, type PolicyInput } from '../../pipeline/stages/policy-stage';
+import { queryGateStage } from '../../pipeline/stages/query-stage';
+import { referencesStage } from '../../pipeline/stages/reference-stage';
+import { rereadStage } from '../../pipeline/stages/reread-stage';
+import { updateStage, writesAlone } from '../write-operations';
+
+/** The policy stage, when the operation has a policy at all. */
+export function policyIfAny(operation: ResolvedOperation, input: PolicyInput): Stage[] {
+  return operation.policy ? [policyStage(input)] : [];
+}
+
+/** The query gate, when the operation has one. */
+export function queryGateIfAny(operation: ResolvedOperation): Stage[] {
+  return operation.queryValidator ? [queryGateStage] : [];
+}
+
+/** The guarded update of updateOne and patchOne: lock and check the row, check references, write, read back. */
+export function guardedUpdate(): Stage {
+  return transaction(guardStage(), referencesStage, updateStage, rereadStage);
+}
+
+/**
+ * The one-statement write (`lean`) where the adapter returns written rows and nothing needs guarding for this call
+ * (see `writesAlone`), else the guarded transaction. Where the configuration rules the lean write out, only the
+ * transaction is listed.
+ */
+export function leanOr(entity: ResolvedEntity, lean: Stage[] | undefined, guarded: Stage): Stage {
+  if (!lean || !entity.adapter.returnsWrittenRows) return guarded;
+  return branch('lean', writesAlone, lean, [guarded]);
+}

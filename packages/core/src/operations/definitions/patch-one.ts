@@ -1,0 +1,51 @@
+/**
+ * patchOne: `PATCH /:id`, a change of the fields sent in the patch slot; the others keep their values. An RFC 6902
+ * document is its other form (`json-patch-form.ts`).
+ */
+import { transaction } from '../../pipeline/stage';
+import { guardStage } from '../../pipeline/stages/guard-stage';
+import { keyStage } from '../../pipeline/stages/key-stage';
+import { outcomeStage } from '../../pipeline/stages/outcome-stage';
+import { itemOutputStage } from '../../pipeline/stages/output-stage';
+import { withArticle } from '../../config/operation-facts';
+import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { patchInputStage, updateAloneStage } from '../write-operations';
+import { defineOperation } from '../operation-definition';
+import { guardedUpdate, leanOr } from './flow-parts';
+import { jsonPatchForm } from './json-patch-form';
+
+export const patchOne = defineOperation({
+  id: 'patchOne',
+  kind: 'write',
+  cardinality: 'one',
+  route: { method: 'PATCH', path: ':id', status: 200 },
+  takes: { id: true, body: 'patch', query: 'none' },
+  answers: 'item',
+  event: 'patched',
+  conditional: { ifNoneMatch: false, ifMatch: 'checked' },
+  settings: ['realtime', 'cache', 'errors'],
+  schemaParts: ['input', 'output'],
+  needsSoftDelete: false,
+  wording: {
+    verb: 'Change',
+    summary: ({ one }) => `Change fields of ${withArticle(one)}`,
+    sentence: ({ one, key }) =>
+      `Change some fields of the ${one} with ${key} id; fields left out of data keep their values.`,
+  },
+  hints: { readOnly: false, destructive: true, idempotent: false },
+  stages: (entity, op) => [
+    patchInputStage,
+    keyStage,
+    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
+    outcomeStage,
+    itemOutputStage(),
+  ],
+  replaced: () => [
+    patchInputStage,
+    keyStage,
+    transaction(guardStage(), handlerStage),
+    handledOutcomeStage,
+    itemOutputStage(),
+  ],
+  jsonPatch: jsonPatchForm,
+});

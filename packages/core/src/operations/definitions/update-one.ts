@@ -1,0 +1,46 @@
+/** updateOne: `PUT /:id`, a replace of the update slot's fields (one left out is reset), with `set` forced over it. */
+import { transaction } from '../../pipeline/stage';
+import { guardStage } from '../../pipeline/stages/guard-stage';
+import { keyStage } from '../../pipeline/stages/key-stage';
+import { outcomeStage } from '../../pipeline/stages/outcome-stage';
+import { itemOutputStage } from '../../pipeline/stages/output-stage';
+import { withArticle } from '../../config/operation-facts';
+import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { inputWithSetStage, updateAloneStage } from '../write-operations';
+import { defineOperation } from '../operation-definition';
+import { guardedUpdate, leanOr } from './flow-parts';
+
+export const updateOne = defineOperation({
+  id: 'updateOne',
+  kind: 'write',
+  cardinality: 'one',
+  route: { method: 'PUT', path: ':id', status: 200 },
+  takes: { id: true, body: 'update', query: 'none' },
+  answers: 'item',
+  event: 'updated',
+  conditional: { ifNoneMatch: false, ifMatch: 'checked' },
+  settings: ['realtime', 'cache', 'errors'],
+  schemaParts: ['input', 'output'],
+  needsSoftDelete: false,
+  wording: {
+    verb: 'Replace',
+    summary: ({ one }) => `Replace ${withArticle(one)}`,
+    sentence: ({ one, key }) =>
+      `Replace the writable fields of the ${one} with ${key} id: a field left out of data is reset to its default.`,
+  },
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  stages: (entity, op) => [
+    inputWithSetStage('update'),
+    keyStage,
+    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
+    outcomeStage,
+    itemOutputStage(),
+  ],
+  replaced: () => [
+    inputWithSetStage('update'),
+    keyStage,
+    transaction(guardStage(), handlerStage),
+    handledOutcomeStage,
+    itemOutputStage(),
+  ],
+});

@@ -1,0 +1,98 @@
+/**
+ * The operation registry: one definition per standard operation, and the description every surface renders from it
+ * (route, what the call takes and answers, conditional headers, wording, hints).
+ */
+import { createSvc, pluralOf, STANDARD_OPERATIONS, type EntityConfig } from '@svc/core';
+import { MemoryRepositoryAdapter } from '../support/memory-adapter';
+import { BOOK_METADATA } from '../support/fixtures';
+
+function describeBooks(config: Record<string, unknown> = {}) {
+  const adapter = new MemoryRepositoryAdapter(BOOK_METADATA, []);
+  return createSvc({})
+    .createCrud(BOOK_METADATA.target, config as EntityConfig, { adapter })
+    .describe();
+}
+
+describe('pluralOf', () => {
+  it.each([
+    ['Book', 'Books'],
+    ['Category', 'Categories'],
+    ['Key', 'Keys'],
+    ['Box', 'Boxes'],
+    ['Address', 'Addresses'],
+    ['Match', 'Matches'],
+  ])('%s -> %s', (word, plural) => {
+    expect(pluralOf(word)).toBe(plural);
+  });
+});
+
+describe('the operation registry', () => {
+  it('lists each standard operation once, by a unique id and a unique route', () => {
+    const ids = STANDARD_OPERATIONS.map((definition) => definition.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const routes = STANDARD_OPERATIONS.map(({ route }) => `${route.method} ${route.path}`);
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+
+  it('gives every write an event and every read none', () => {
+    for (const definition of STANDARD_OPERATIONS) {
+      expect([definition.id, definition.event !== undefined]).toEqual([definition.id, definition.kind === 'write']);
+    }
+  });
+
+  it('takes a body only on writes, and a query only on reads', () => {
+    for (const { id, kind, takes } of STANDARD_OPERATIONS) {
+      if (takes.body !== 'none') expect([id, kind]).toEqual([id, 'write']);
+      if (takes.query !== 'none') expect([id, kind]).toEqual([id, 'read']);
+    }
+  });
+
+  it('lets only the settings keys an operation reads be set on it', () => {
+    for (const { id, kind, settings } of STANDARD_OPERATIONS) {
+      expect([id, settings.includes('realtime')]).toEqual([id, kind === 'write']);
+      expect(settings).toContain('errors');
+    }
+  });
+});
+
+describe('the description of each operation', () => {
+  const books = describeBooks();
+  const operation = (id: string) => books.operations.find((candidate) => candidate.id === id)!;
+
+  it('words a summary per standard operation, with the right article', () => {
+    expect(operation('findMany').summary).toBe('List Books');
+    expect(operation('createOne').summary).toBe('Create a Book');
+    expect(operation('deleteOne').wording).toEqual({
+      title: 'Delete Book',
+      sentence: 'Delete the Book with id id (a soft delete: restore brings it back).',
+      done: 'deleted',
+    });
+  });
+
+  it('says what each call takes, answers and checks', () => {
+    expect(operation('findOne')).toMatchObject({
+      takesId: true,
+      query: 'item',
+      answers: 'item',
+      conditional: { ifNoneMatch: true, ifMatch: 'none' },
+    });
+    expect(operation('createOne')).toMatchObject({ takesId: false, body: 'create', event: 'created' });
+    expect(operation('patchOne').conditional).toEqual({ ifNoneMatch: false, ifMatch: 'checked' });
+    expect(operation('deleteOne')).toMatchObject({ answers: 'none', hints: { destructive: true, readOnly: false } });
+  });
+
+  it('reads a custom id as words, and lets meta.summary win', () => {
+    const handler = async () => ({});
+    const described = describeBooks({
+      operations: {
+        findMany: { meta: { summary: 'All books' } },
+        publishOne: { handler },
+        shortMany: { handler, kind: 'read', cardinality: 'many' },
+      },
+    });
+    const summary = (id: string) => described.operations.find((candidate) => candidate.id === id)?.summary;
+    expect(summary('findMany')).toBe('All books');
+    expect(summary('publishOne')).toBe('Publish one Book');
+    expect(summary('shortMany')).toBe('Short many Books');
+  });
+});
