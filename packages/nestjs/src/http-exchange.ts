@@ -87,11 +87,6 @@ export async function readLimitedBody(request: SvcHttpRequest, tooLarge: string)
 /** How much of a body over the limit is read and dropped to keep its connection; a longer one closes it (10 MB). */
 const DRAINED_BYTES_LIMIT = 10 * 1024 * 1024;
 
-/** The Node response underneath (for a stream that Svc writes itself). */
-export function nodeResponse(response: SvcHttpResponse): ServerResponse {
-  return isFastify(response) ? response.raw : (response as ServerResponse);
-}
-
 /** Svc writes this response itself from here on (a stream): Fastify is told to leave it alone. */
 export function takeOver(response: SvcHttpResponse): ServerResponse {
   if (!isFastify(response)) return response as ServerResponse;

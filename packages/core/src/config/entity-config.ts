@@ -1,5 +1,4 @@
 /** Structural entity config (`EntityConfig`): resolved once at bootstrap, entity scope only, never merged. */
-import type { FilterNode, SortKey } from '../persistence/query-ast';
 import type { OperationSettingsById, StandardOperationId, SvcSettings } from './svc-settings';
 import type { SvcContext } from './svc-context';
 import type { StandardSchemaV1 } from './standard-schema';
@@ -208,10 +207,6 @@ export interface FindManyQuery {
   readonly search?: string;
   readonly include?: readonly string[] | string;
 }
-
-/** A resolved sort key list as the adapter receives it. */
-export type ResolvedSort = readonly SortKey[];
-export type ResolvedFilter = FilterNode | undefined;
 
 /** `select`: the readable fields, the default projection and `apply`. */
 export interface SelectConfigInput {

@@ -34,7 +34,7 @@ import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 
 import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
 import { buildIncludeConfig } from '../config/include-config';
-import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { visibleRows } from '../query/visible-rows';
 import { buildOutputSlot, outputValidatorOf } from '../schema/output-slots';
 import { buildForcedValues } from '../schema/forced-values';
 import { resolveInputSlot } from '../schema/resolve-input-slot';
@@ -236,8 +236,7 @@ function resolveReadShape(args: {
     relationScope: async (relationName: string, applyArgs: ApplyArgs) => {
       const relation = metadata.relations.find((candidate) => candidate.property === relationName);
       const peer = relation ? self.entity?.peer(relation.target) : undefined;
-      if (!peer?.filterApply) return undefined;
-      return resolveApplyFilter(peer.filterApply, peer.serverFilter, { ...applyArgs, entity: peer.name });
+      return peer ? visibleRows(peer, applyArgs) : undefined;
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Embeds included relations into projected items, one batched load per include node whatever the page size. */
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { AdapterSession, RepositoryAdapter, Row } from '../persistence/repository-adapter';
-import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { visibleRows } from '../query/visible-rows';
 import type { IncludeNode } from '../query/include-tree';
 import { projectRow } from '../schema/output-projection';
 import type { SvcContext } from '../config/svc-context';
@@ -31,13 +31,7 @@ export async function attachIncludes(
     });
   for (const node of nodes) {
     const target = node.target;
-    const where = target
-      ? await resolveApplyFilter(target.filterApply, target.serverFilter, {
-          entity: target.name,
-          operation: args.operation,
-          context: args.context,
-        })
-      : undefined;
+    const where = target ? await visibleRows(target, args, args) : undefined;
     const view = target && !target.softDeleteOnReads ? 'all' : 'live';
     // A key-only load still answers null for a target outside `where` or the view (the adapter reads it then).
     const loaded = await load({

@@ -13,7 +13,7 @@ import { stage } from '../pipeline/stage';
 import { ifNoneMatchHits } from '../pipeline/stages/precondition-stage';
 import { attachIncludes } from './attach-includes';
 import { includeArgs } from './read-operations';
-import { handlerIds } from '../pipeline/stages/key-stage';
+import { handlerIds } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { QueryPairs } from '../query/parse-query-string';
@@ -22,7 +22,7 @@ import { projectRow } from '../schema/output-projection';
 import { invokeHandler } from './run-handler';
 
 /** handler: a custom read's handler, with the route's ids and the resolved read plan. */
-export const customReadHandlerStage = stage('handler', async (call, state) => {
+export const customReadHandlerStage = stage('handler', { phase: 'act', needs: ['plan'] }, async (call, state) => {
   state.result = await invokeHandler(call, { ...handlerIds(state.lookup), query: state.plan }, state);
 });
 
@@ -30,33 +30,37 @@ export const customReadHandlerStage = stage('handler', async (call, state) => {
  * output: the result projected (entity fields, `schema.output`, or an explicit `select=`), with its includes and its
  * ETag, or the list envelope for `cardinality: 'many'`.
  */
-export const customReadOutputStage = stage('output', async (call, state) => {
-  const plan = state.plan!;
-  const explicitSelect = selectSent(call.request.query);
-  const response = respond(call, state.result, { plan, fields: explicitSelect ? plan.select : undefined });
-  await attachCustomIncludes(call, plan, state.result, response);
-  state.response = conditional(call, response);
-});
+export const customReadOutputStage = stage(
+  'output',
+  { phase: 'respond', needs: ['plan'], gives: ['response'] },
+  async (call, state) => {
+    const plan = state.plan;
+    const explicitSelect = selectSent(call.request.query);
+    const response = respond(call, state.result, { plan, fields: explicitSelect ? plan.select : undefined });
+    await attachCustomIncludes(call, plan, state.result, response);
+    state.response = conditional(call, response);
+  },
+);
 
 /** input: the body through the operation's `schema.input`, when it has one (as sent otherwise). */
-export const customInputStage = stage('input', async (call, state) => {
-  const spec = call.operation.custom!;
-  state.body = spec.input ? await validated(spec.input, call.request.body) : call.request.body;
+export const customInputStage = stage('input', { phase: 'input' }, async (call, state) => {
+  const input = call.operation.custom?.input;
+  state.body = input ? await validated(input, call.request.body) : call.request.body;
 });
 
 /** handler: a custom write's handler, with the route's ids and the body, in the flow's transaction. */
-export const customWriteHandlerStage = stage('handler', async (call, state) => {
+export const customWriteHandlerStage = stage('handler', { phase: 'act' }, async (call, state) => {
   state.result = await invokeHandler(call, { ...handlerIds(state.lookup), body: state.body }, state);
 });
 
 /** readAfter: the addressed row after the write, whatever its soft-delete state, for the event it publishes. */
-export const readAfterStage = stage('readAfter', async (call, state) => {
-  state.row = await call.entity.adapter.findOne({ key: state.key!, view: 'all', session: state.session });
+export const readAfterStage = stage('readAfter', { phase: 'reread', needs: ['key'] }, async (call, state) => {
+  state.row = await call.entity.adapter.findOne({ key: state.key, view: 'all', session: state.session });
 });
 
 /** outcome: a custom write's, with its `realtimeEvent` when it names one; without, it only drops cached reads. */
-export const customOutcomeStage = stage('outcome', (call, state) => {
-  const event = call.operation.custom!.realtimeEvent as RealtimeEventId | undefined;
+export const customOutcomeStage = stage('outcome', { phase: 'record' }, (call, state) => {
+  const event = call.operation.custom?.realtimeEvent as RealtimeEventId | undefined;
   recordOutcome(call, {
     ...(event ? { event } : {}),
     ...(state.key ? { key: state.key } : {}),
@@ -66,7 +70,7 @@ export const customOutcomeStage = stage('outcome', (call, state) => {
 });
 
 /** output: the result projected (entity fields or `schema.output`), 204 when the handler returned nothing. */
-export const customWriteOutputStage = stage('output', (call, state) => {
+export const customWriteOutputStage = stage('output', { phase: 'respond', gives: ['response'] }, (call, state) => {
   state.response = respond(call, state.result, {});
 });
 

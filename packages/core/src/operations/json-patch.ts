@@ -44,7 +44,7 @@ export function takesJsonPatch(entity: ResolvedEntity): boolean {
  * what it writes, shaped as a PATCH body (`writesOf`), so a policy that looks at the fields a body sets holds for a
  * document too.
  */
-export const patchDocumentStage = stage('document', (call, state) => {
+export const patchDocumentStage = stage('document', { phase: 'input', gives: ['work', 'body'] }, (call, state) => {
   const document = readDocument(call.request.body);
   state.work = document;
   state.body = writesOf(call, document);
@@ -81,55 +81,62 @@ function writesOf(call: OperationCall, document: readonly PatchOperation[]): Rec
  * apply: the document applied, in order, to the row the guard locked: `test` against the item representation, field
  * operations collected into one update, member operations into one change per relation.
  */
-export const applyPatchStage = stage('apply', async (call, state) => {
-  const document = state.work as PatchOperation[];
-  const key = state.key!;
-  const session = state.session!;
-  // `test` sees what a client may read (the item representation), never a column select.fields hides.
-  const current = projectRow(state.before!, call.entity.output);
-  const fields: Row = {};
-  const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members: Set<string> }>();
-  for (const [index, operation] of document.entries()) {
-    const [head = '', ...rest] = pointer(operation.path, index);
-    const array = call.entity.arrayRelations.get(head);
-    if (array?.strategy === 'jsonPatch') {
-      requireWritable(call, head);
-      let change = changes.get(array);
-      if (!change) {
-        const members = (await memberRows(call, array, key, session)).map((member) =>
-          String(member[array.targetKey.property]),
-        );
-        change = { add: [], remove: [], members: new Set(members) };
-        changes.set(array, change);
+export const applyPatchStage = stage(
+  'apply',
+  { phase: 'act', needs: ['work', 'key', 'session', 'before'], gives: ['changed', 'touches'] },
+  async (call, state) => {
+    const document = state.work as PatchOperation[];
+    const { key, session } = state;
+    // `test` sees what a client may read (the item representation), never a column select.fields hides.
+    const current = projectRow(state.before, call.entity.output);
+    const fields: Row = {};
+    const changes = new Map<ArrayRelation, { add: unknown[]; remove: unknown[]; members: Set<string> }>();
+    for (const [index, operation] of document.entries()) {
+      const [head = '', ...rest] = pointer(operation.path, index);
+      const array = call.entity.arrayRelations.get(head);
+      if (array?.strategy === 'jsonPatch') {
+        requireWritable(call, head);
+        let change = changes.get(array);
+        if (!change) {
+          const members = (await memberRows(call, array, key, session)).map((member) =>
+            String(member[array.targetKey.property]),
+          );
+          change = { add: [], remove: [], members: new Set(members) };
+          changes.set(array, change);
+        }
+        memberOperation(call, array, operation, rest, index, change);
+      } else if (rest.length === 0 && fieldPathTaken(call, operation, head, current)) {
+        fieldOperation(operation, head, index, current, fields);
+      } else {
+        const code = operation.op === 'test' || rest.length > 0 ? 'invalid_value' : 'not_writable';
+        throw invalid(index, operation.path, fieldPathProblem(call, operation, head, current), code);
       }
-      memberOperation(call, array, operation, rest, index, change);
-    } else if (rest.length === 0 && fieldPathTaken(call, operation, head, current)) {
-      fieldOperation(operation, head, index, current, fields);
-    } else {
-      const code = operation.op === 'test' || rest.length > 0 ? 'invalid_value' : 'not_writable';
-      throw invalid(index, operation.path, fieldPathProblem(call, operation, head, current), code);
     }
-  }
-  if (Object.keys(fields).length > 0) {
-    const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
-    await requireReferencesInScope(call, values, session);
-    await call.entity.adapter.update(key, values, { session });
-  }
-  const moved: ArrayRelation[] = [];
-  for (const [array, change] of changes) {
-    const applied: MemberChange = { add: change.add, remove: change.remove };
-    if (await applyMembers(call, array, key, applied, session)) moved.push(array);
-  }
-  state.row = null;
-  state.changed = moved.map((array) => array.relation.property);
-  state.touches = moved.map((array) => array.relation.targetName);
-});
+    if (Object.keys(fields).length > 0) {
+      const values = await readBody(call.operation.input ?? call.entity.input.patch, fields);
+      await requireReferencesInScope(call, values, session);
+      await call.entity.adapter.update(key, values, { session });
+    }
+    const moved: ArrayRelation[] = [];
+    for (const [array, change] of changes) {
+      const applied: MemberChange = { add: change.add, remove: change.remove };
+      if (await applyMembers(call, array, key, applied, session)) moved.push(array);
+    }
+    state.row = null;
+    state.changed = moved.map((array) => array.relation.property);
+    state.touches = moved.map((array) => array.relation.targetName);
+  },
+);
 
 /** changed: the served fields that differ between the row before and after, and the relations whose members moved. */
-export const patchChangedStage = stage('changed', (call, state) => {
-  const seen = (row: Row) => projectRow(row, call.entity.output);
-  state.changed = [...changedFields(seen(state.before!), seen(state.row!)), ...(state.changed ?? [])];
-});
+export const patchChangedStage = stage(
+  'changed',
+  { phase: 'record', needs: ['before', 'row'], gives: ['changed'] },
+  (call, state) => {
+    const seen = (row: Row) => projectRow(row, call.entity.output);
+    state.changed = [...changedFields(seen(state.before), seen(state.row)), ...(state.changed ?? [])];
+  },
+);
 
 /**
  * A field path names an own field, never the prototype chain: `test` reads a served field, and add, replace and

@@ -5,7 +5,7 @@
  * or the request stay in the list as a `branch`.
  */
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
-import type { Stage } from '../pipeline/stage';
+import { checkStages, withPhase, type Stage } from '../pipeline/stage';
 import { afterCommitStage } from '../pipeline/stages/after-commit-stage';
 import { assertOutputStage, successStatusStage } from '../pipeline/stages/output-stage';
 import { customReadStages } from './definitions/custom-read';
@@ -24,20 +24,33 @@ export interface OperationFlow {
 export function resolveFlow(entity: ResolvedEntity, operation: ResolvedOperation): OperationFlow {
   const definition = definitionOf(operation.id);
   const jsonPatch = definition?.jsonPatch?.(entity);
+  const name = `${entity.name}.${operation.id}`;
   return {
-    stages: withEnds(operation, ownStages(entity, operation)),
-    ...(jsonPatch ? { jsonPatch: withEnds(operation, jsonPatch) } : {}),
+    stages: checked(name, withEnds(operation, ownStages(entity, operation))),
+    ...(jsonPatch ? { jsonPatch: checked(`${name} (JSON Patch)`, withEnds(operation, jsonPatch)) } : {}),
   };
 }
 
+/**
+ * The steps every operation takes, each placed by its phase: the route's success status, the after-commit step and
+ * the output check. A step for every operation (tracing, an audit) goes here.
+ */
 function withEnds(operation: ResolvedOperation, stages: readonly Stage[]): Stage[] {
   const status = operation.route?.successStatus;
-  return [
-    ...stages,
+  const steps = [
     ...(status !== undefined ? [successStatusStage(status)] : []),
     afterCommitStage,
     ...(operation.outputValidator ? [assertOutputStage(operation.outputValidator)] : []),
   ];
+  return steps.reduce<Stage[]>((list, step) => withPhase(list, step), [...stages]);
+}
+
+/** A list whose every stage has what it needs before it runs, and which ends with a response: else the boot stops. */
+function checked(name: string, stages: Stage[]): Stage[] {
+  if (!checkStages(name, stages).has('response')) {
+    throw new Error(`${name}: no stage of the list gives the response. End it with an output stage.`);
+  }
+  return stages;
 }
 
 function ownStages(entity: ResolvedEntity, operation: ResolvedOperation): Stage[] {

@@ -15,12 +15,12 @@ import { attachIncludes } from './attach-includes';
 import { createBuiltInHandlers, type ListResult } from './list-handlers';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
-import { liveView, loadRow, softDeletes } from '../pipeline/stages/load-row-stage';
+import { liveView, loadRow, softDeletes } from '../pipeline/load-row';
 import { itemResponse, listResponse } from '../pipeline/stages/output-stage';
 import { stage } from '../pipeline/stage';
 
 /** plan: the list query (query-string pairs or a programmatic query) resolved against the list config. */
-export const listPlanStage = stage('plan', async (call, state) => {
+export const listPlanStage = stage('plan', { phase: 'plan', gives: ['plan'] }, async (call, state) => {
   const config = listConfig(call);
   const query = call.request.query;
   state.plan = Array.isArray(query)
@@ -29,7 +29,7 @@ export const listPlanStage = stage('plan', async (call, state) => {
 });
 
 /** read: the built-in findMany over the entity's adapter (the page, and the total when counted). */
-export const listReadStage = stage('read', async (call, state) => {
+export const listReadStage = stage('read', { phase: 'act', needs: ['plan'] }, async (call, state) => {
   state.result = await handlersOf(call.entity.adapter).findMany({ query: state.plan }, call.context);
 });
 
@@ -43,35 +43,43 @@ function handlersOf(adapter: RepositoryAdapter): ReturnType<typeof createBuiltIn
 }
 
 /** envelope: the list envelope around the page (a replacement handler's result is held to the same shape). */
-export const listEnvelopeStage = stage('envelope', (call, state) => {
-  const result = state.result as Partial<ListResult> | undefined;
-  if (!result || !Array.isArray(result.entities) || !('total' in result)) {
-    throw new ConfigurationException({
-      entity: call.entity.name,
-      path: 'operations.findMany.handler',
-      message: 'must return { entities, total }.',
+export const listEnvelopeStage = stage(
+  'envelope',
+  { phase: 'respond', needs: ['plan'], gives: ['response'] },
+  (call, state) => {
+    const result = state.result as Partial<ListResult> | undefined;
+    if (!result || !Array.isArray(result.entities) || !('total' in result)) {
+      throw new ConfigurationException({
+        entity: call.entity.name,
+        path: `operations.${call.operation.id}.handler`,
+        message: 'must return { entities, total }.',
+      });
+    }
+    const plan = state.plan;
+    state.response = listResponse(call, {
+      rows: result.entities,
+      total: result.total ?? null,
+      limit: plan.reportedLimit,
+      offset: plan.reportedOffset,
+      select: plan.select,
+      meta: result.meta,
     });
-  }
-  const plan = state.plan!;
-  state.response = listResponse(call, {
-    rows: result.entities,
-    total: result.total ?? null,
-    limit: plan.reportedLimit,
-    offset: plan.reportedOffset,
-    select: plan.select,
-    meta: result.meta,
-  });
-});
+  },
+);
 
 /** includes: each `include=` relation loaded in one batched, scoped read and embedded into the items. */
-export const listIncludesStage = stage('includes', async (call, state) => {
-  if (state.plan!.include.length === 0) return;
-  const items = (state.response!.body as { items: Record<string, unknown>[] }).items;
-  await attachIncludes(state.plan!.include, (state.result as ListResult).entities, items, includeArgs(call));
-});
+export const listIncludesStage = stage(
+  'includes',
+  { phase: 'respond', needs: ['plan', 'response'] },
+  async (call, state) => {
+    if (state.plan.include.length === 0) return;
+    const items = (state.response.body as { items: Record<string, unknown>[] }).items;
+    await attachIncludes(state.plan.include, (state.result as ListResult).entities, items, includeArgs(call));
+  },
+);
 
 /** shape: a single-row read's `select` and `include`, resolved against the list config. */
-export const itemShapeStage = stage('shape', async (call, state) => {
+export const itemShapeStage = stage('shape', { phase: 'plan', gives: ['shape'] }, async (call, state) => {
   const query = call.request.query;
   state.shape = Array.isArray(query)
     ? await resolveWireItemQuery(query as QueryPairs, listConfig(call), call.operation.id, call.context)
@@ -84,23 +92,26 @@ export const itemShapeStage = stage('shape', async (call, state) => {
 });
 
 /** load: the addressed row among the live ones, inside `filter.apply` (404 when missing or out of scope). */
-export const loadStage = stage('load', async (call, state) => {
-  state.row = await loadRow(call, state.lookup!, { view: liveView(call) });
+export const loadStage = stage('load', { phase: 'act', needs: ['lookup'], gives: ['row'] }, async (call, state) => {
+  state.row = await loadRow(call, state.lookup, { view: liveView(call) });
 });
 
 /** output: the row in the requested shape, with its includes, and the ETag of the row's state. */
-export const itemReadOutputStage = stage('output', async (call, state) => {
-  const row = state.row!;
-  const shape = state.shape!;
-  // The plain shape is the state itself: no second projection, and the ETag is hashed once.
-  if (shape.include.length === 0 && shape.select === call.entity.output.fields) {
-    state.response = itemResponse(call, row);
-    return;
-  }
-  const body = projectRow(row, { fields: shape.select });
-  await attachIncludes(shape.include, [row], [body], includeArgs(call));
-  state.response = itemResponse(call, row, { body });
-});
+export const itemReadOutputStage = stage(
+  'output',
+  { phase: 'respond', needs: ['row', 'shape'], gives: ['response'] },
+  async (call, state) => {
+    const { row, shape } = state;
+    // The plain shape is the state itself: no second projection, and the ETag is hashed once.
+    if (shape.include.length === 0 && shape.select === call.entity.output.fields) {
+      state.response = itemResponse(call, row);
+      return;
+    }
+    const body = projectRow(row, { fields: shape.select });
+    await attachIncludes(shape.include, [row], [body], includeArgs(call));
+    state.response = itemResponse(call, row, { body });
+  },
+);
 
 export function includeArgs(call: OperationCall) {
   return {

@@ -13,7 +13,8 @@ import { andFilters, type FilterNode } from '../persistence/query-ast';
 import { matchFilter } from '../query/match-filter';
 import type { QueryPairs } from '../query/parse-query-string';
 import { readListParams } from '../query/read-list-params';
-import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { visibleRows } from '../query/visible-rows';
+import { askPolicy } from '../pipeline/ask-policy';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
 import { resolveClientFilter } from '../query/resolve-list-query';
 import { eventSubjectOf } from '../realtime/event-subject';
@@ -101,11 +102,8 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   if (subscriber.id !== undefined && lookupOf(entity, subject) !== subscriber.id) return undefined;
   // The policy and the scope are asked again per event: a caller's rights may have changed since it subscribed.
   if (!(await allowed(subscriber.findMany, context))) return undefined;
-  const scope = await resolveApplyFilter(entity.filterApply, entity.serverFilter, {
-    entity: entity.name,
-    operation: subscriber.findMany.id,
-    context,
-  });
+  // A question of its own per event (never kept): the caller's scope may have changed since the last one.
+  const scope = await visibleRows(entity, { operation: subscriber.findMany.id, context });
   const where = andFilters(scope, subscriber.filter);
   if (!where) return asServedBy(entity, event);
   const verdict = matchFilter(where, subject, subscriber.kindOf);
@@ -173,8 +171,7 @@ function servedNamesOf(entity: ResolvedEntity): ServedNames {
 }
 
 async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {
-  if (!findMany.policy) return true;
-  return (await findMany.policy({ operation: findMany.id, params: {}, context })) === true;
+  return askPolicy(findMany.policy, { operation: findMany.id, context });
 }
 
 /** The filter (list grammar, `findMany`'s allowlists, own columns) and the row id of a subscription's query. */

@@ -15,8 +15,8 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage } from '../pipeline/stage';
-import { primaryKeyOf } from '../pipeline/stages/key-stage';
-import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
+import { scopeOf } from '../pipeline/load-row';
 import { checkColumnValue } from '../schema/check-column-value';
 import { projectRow } from '../schema/output-projection';
 
@@ -28,9 +28,9 @@ export interface MemberChange {
 }
 
 /** members: the member ids the body names, for a relation the update slot lets clients write. */
-export const memberIdsStage = stage('members', (call, state) => {
-  const { relation, action } = call.operation.relationWrite!;
-  const array = call.entity.arrayRelations.get(relation)!;
+export const memberIdsStage = stage('members', { phase: 'input', gives: ['work', 'body'] }, (call, state) => {
+  const { relation, action } = relationWriteOf(call);
+  const array = arrayOf(call, relation);
   requireWritable(call, relation);
   const ids = readMemberIds(array, call.request.body);
   state.work = action === 'add' ? { add: ids } : action === 'remove' ? { remove: ids } : { replace: ids };
@@ -38,14 +38,32 @@ export const memberIdsStage = stage('members', (call, state) => {
 });
 
 /** apply: the member change on the row the guard locked; the relation is what changed when members moved. */
-export const applyMembersStage = stage('apply', async (call, state) => {
-  const { relation } = call.operation.relationWrite!;
-  const array = call.entity.arrayRelations.get(relation)!;
-  const moved = await applyMembers(call, array, state.key!, state.work as MemberChange, state.session!);
-  state.row = null;
-  state.changed = moved ? [relation] : [];
-  state.touches = moved ? [array.relation.targetName] : [];
-});
+export const applyMembersStage = stage(
+  'apply',
+  { phase: 'act', needs: ['key', 'work', 'session'], gives: ['changed', 'touches'] },
+  async (call, state) => {
+    const { relation } = relationWriteOf(call);
+    const array = arrayOf(call, relation);
+    const moved = await applyMembers(call, array, state.key, state.work as MemberChange, state.session);
+    state.row = null;
+    state.changed = moved ? [relation] : [];
+    state.touches = moved ? [array.relation.targetName] : [];
+  },
+);
+
+/** The relation and action of a relation operation (resolved for relation operations only). */
+function relationWriteOf(call: OperationCall): NonNullable<OperationCall['operation']['relationWrite']> {
+  const relationWrite = call.operation.relationWrite;
+  if (!relationWrite) throw new Error(`${call.operation.id} is not a relation operation.`);
+  return relationWrite;
+}
+
+/** The array relation of this name (resolved with the operation, so always there). */
+function arrayOf(call: OperationCall, relation: string): ArrayRelation {
+  const array = call.entity.arrayRelations.get(relation);
+  if (!array) throw new Error(`${call.entity.name} has no array relation '${relation}'.`);
+  return array;
+}
 
 /** The update slot decides whether clients may write this relation (a field list must name it). */
 export function requireWritable(call: OperationCall, relation: string): void {
@@ -172,12 +190,7 @@ async function requireInTargetScope(
 /** The target entity's own `filter.apply` for this caller, when the target is served and scoped. */
 async function targetScope(call: OperationCall, array: ArrayRelation) {
   const peer = call.entity.peer(array.relation.target);
-  if (!peer?.filterApply) return undefined;
-  return resolveApplyFilter(peer.filterApply, peer.serverFilter, {
-    entity: peer.name,
-    operation: call.operation.id,
-    context: call.context,
-  });
+  return peer ? scopeOf(call, peer) : undefined;
 }
 
 function memberKey(array: ArrayRelation, row: Row): string {
@@ -208,11 +221,11 @@ export async function memberRows(
 }
 
 /** refuseQuery: the members are served whole; no query parameter is taken, so none is silently ignored. */
-export const refuseQueryStage = stage('refuseQuery', (call) => {
+export const refuseQueryStage = stage('refuseQuery', { phase: 'gate' }, (call) => {
   const query = call.request.query;
   const params = Array.isArray(query) ? query.map(([name]) => name) : Object.keys(query ?? {});
   if (params.length === 0) return;
-  const property = call.operation.relationWrite!.relation;
+  const property = relationWriteOf(call).relation;
   const errors = new QueryErrors();
   for (const name of new Set(params))
     errors.unsupportedParam(name, `${name} is not taken here: ${property} members are listed whole.`);
@@ -220,12 +233,16 @@ export const refuseQueryStage = stage('refuseQuery', (call) => {
 });
 
 /** output: the members of the row read, each projected through its own entity's config when it is served. */
-export const membersOutputStage = stage('output', async (call, state) => {
-  const array = call.entity.arrayRelations.get(call.operation.relationWrite!.relation)!;
-  const rows = await memberRows(call, array, primaryKeyOf(call, state.row!));
-  const peer = call.entity.peer(array.relation.target);
-  const items = peer
-    ? rows.map((row) => projectRow(row, peer.output))
-    : rows.map((row) => projectRow(row, { fields: Object.keys(row) }));
-  state.response = { status: 200, body: { items, limit: items.length, offset: 0, total: items.length }, headers: {} };
-});
+export const membersOutputStage = stage(
+  'output',
+  { phase: 'respond', needs: ['row'], gives: ['response'] },
+  async (call, state) => {
+    const array = arrayOf(call, relationWriteOf(call).relation);
+    const rows = await memberRows(call, array, primaryKeyOf(call, state.row));
+    const peer = call.entity.peer(array.relation.target);
+    const items = peer
+      ? rows.map((row) => projectRow(row, peer.output))
+      : rows.map((row) => projectRow(row, { fields: Object.keys(row) }));
+    state.response = { status: 200, body: { items, limit: items.length, offset: 0, total: items.length }, headers: {} };
+  },
+);

@@ -4,9 +4,10 @@
  * delete in force, and for writes bound to the enclosing `transaction(...)` stage, whose reads and writes it shares.
  */
 import type { OperationCall } from '../pipeline/operation-call';
+import { ConfigurationException } from '../errors/configuration-exception';
 import { stage, type FlowState } from '../pipeline/stage';
 import { scopedRepository } from './scoped-repository';
-import { handlerIds, primaryKeyOf } from '../pipeline/stages/key-stage';
+import { handlerIds, primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import type { Row } from '../persistence/repository-adapter';
 import type { SvcOperationInput } from '../config/entity-config';
@@ -34,14 +35,33 @@ export async function invokeHandler(call: OperationCall, input: SvcOperationInpu
  * handler: a standard operation's replacement handler, given the flow's key, body (`values`) and read plan. Its result
  * is `state.result`, and the row an item response serves.
  */
-export const handlerStage = stage('handler', async (call, state) => {
-  const input = { ...handlerIds(state.lookup), body: state.values, query: state.plan };
-  state.result = await invokeHandler(call, input, state);
-  state.row = state.result as Row;
+export const handlerStage = stage('handler', { phase: 'act' }, async (call, state) => {
+  state.result = await invokeHandler(call, handlerInput(state), state);
 });
 
+/**
+ * handler, for an operation that answers the row: the replacement handler's result is the row served. A handler that
+ * returns no row is the app's fault (a 500 naming the handler), never an empty answer.
+ */
+export const rowHandlerStage = stage('handler', { phase: 'act', gives: ['row'] }, async (call, state) => {
+  const result = await invokeHandler(call, handlerInput(state), state);
+  state.result = result;
+  if (typeof result !== 'object' || result === null) {
+    throw new ConfigurationException({
+      entity: call.entity.name,
+      path: `operations.${call.operation.id}.handler`,
+      message: `returned ${result === null ? 'null' : typeof result}; it replaces an operation that answers the row, so it must return the row.`,
+    });
+  }
+  state.row = result as Row;
+});
+
+function handlerInput(state: FlowState): SvcOperationInput {
+  return { ...handlerIds(state.lookup), body: state.values, query: state.plan };
+}
+
 /** outcome: a replaced standard write's, from the row the guard locked before and the row the handler returned. */
-export const handledOutcomeStage = stage('outcome', (call, state) => {
+export const handledOutcomeStage = stage('outcome', { phase: 'record' }, (call, state) => {
   const facts = call.operation.facts;
   const gone = facts?.answers === 'none';
   const result = state.result;

@@ -5,7 +5,7 @@
 import type { Row, LoadRelationArgs, RepositoryAdapter } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
-import { resolveApplyFilter } from '../query/resolve-apply-filter';
+import { scopeOf } from '../pipeline/load-row';
 
 type Loaded = Row | Row[] | null;
 
@@ -20,13 +20,7 @@ export async function scopedLoadRelation(
   const visible = parentScope ? await parentsInScope(adapter, args, parentScope) : args.parents.map(() => true);
   const parents = args.parents.filter((_, index) => visible[index]);
   const peer = relation ? call.entity.peer(relation.target) : undefined;
-  const targetScope = peer?.filterApply
-    ? await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
-        entity: peer.name,
-        operation: call.operation.id,
-        context: call.context,
-      })
-    : undefined;
+  const targetScope = peer ? await scopeOf(call, peer) : undefined;
   // A key-only load answers null for a target outside the scope: the adapter reads the target when `where` is set.
   const loaded =
     parents.length === 0

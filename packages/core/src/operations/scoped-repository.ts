@@ -3,15 +3,15 @@
  * `filter.apply` ANDed into every read and every addressed row, and soft delete in force. A row outside the scope is
  * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
  */
-import { ForbiddenException, NotFoundException } from '../errors/svc-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, FindManyArgs, FindOneArgs, WriteArgs } from '../persistence/repository-adapter';
 import type { ScopedRepository } from '../persistence/scoped-repository';
 
 export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
-import { liveView, scopeFilter, softDeletes } from '../pipeline/stages/load-row-stage';
-import { readLookupKey } from '../pipeline/stages/key-stage';
+import { liveView, loadRow, scopeFilter, softDeletes } from '../pipeline/load-row';
+import { rereadInScope } from '../pipeline/stages/reread-stage';
+import { readLookupKey } from '../pipeline/stages/lookup-stage';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { SvcContext } from '../config/svc-context';
 import type { FindManyQuery } from '../config/entity-config';
@@ -43,23 +43,15 @@ export function scopedRepository(
   };
   const view = (given?: RowView): RowView => given ?? liveView(call);
   const sessionOf = (args?: { session?: AdapterSession }) => args?.session ?? session;
-  /** The addressed row inside the scope (locked inside a transaction), or 404. */
+  /** The addressed row inside the scope (locked inside a transaction), or 404: the load every guard makes. */
   const guard = async (key: EntityKey, args: { session?: AdapterSession } | undefined, rowView: RowView) => {
-    const where = await scope();
     const current = sessionOf(args);
-    const row = await adapter.findOne({ key, where, view: rowView, lock: current !== undefined, session: current });
-    if (!row) throw new NotFoundException(call.entity.name, Object.values(key).join(','));
+    const id = Object.values(key).join(',');
+    await loadRow(call, key, { view: rowView, lock: current !== undefined, session: current, id });
   };
+  /** A write may not move its row out of the scope: the read-back every write makes, where a scope is in force. */
   const staysInScope = async (key: EntityKey, args: { session?: AdapterSession } | undefined) => {
-    const where = await scope();
-    if (!where) return;
-    const row = await adapter.findOne({ key, where, view: 'all', session: sessionOf(args) });
-    if (!row)
-      throw new ForbiddenException(
-        call.operation.id,
-        call.entity.name,
-        `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written.`,
-      );
+    if (await scope()) await rereadInScope(call, key, sessionOf(args));
   };
   /** A key object as given, or an id (`7`, `'a,b'`) read as the route's id is. */
   const keyOf = (id: unknown): EntityKey =>

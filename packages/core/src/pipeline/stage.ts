@@ -1,6 +1,8 @@
 /**
  * The stage contract: an operation is an ordered list of small named stages, resolved once per operation at bootstrap
- * (`operations/operation-flows.ts` writes every list), that share one call and one mutable flow state.
+ * (each operation's definition writes its list), that share one call and one flow state. Each stage says what of the
+ * state it needs and what it gives; resolving a list checks that every need is given by an earlier stage, so a list in
+ * the wrong order stops the app at boot, naming both stages.
  */
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
@@ -8,7 +10,10 @@ import type { ItemReadPlan, ListReadPlan } from '../query/resolve-list-query';
 import { runInTransaction } from './run-in-transaction';
 import type { ExecuteResponse, OperationCall } from './operation-call';
 
-/** What the stages of one call hand each other. Each field names the stage that fills it. */
+/**
+ * What the stages of one call hand each other. Each field names the stage that gives it; a stage gives a field only
+ * where it leaves it set (a delete that leaves `row` null gives no row).
+ */
 export interface FlowState {
   /** key: the addressed row's lookup values, from the route id. */
   lookup?: EntityKey;
@@ -40,20 +45,98 @@ export interface FlowState {
   response?: ExecuteResponse;
 }
 
+export type FlowKey = keyof FlowState;
+
+const FLOW_KEYS: readonly FlowKey[] = [
+  'lookup',
+  'values',
+  'body',
+  'plan',
+  'shape',
+  'session',
+  'before',
+  'key',
+  'row',
+  'result',
+  'changed',
+  'touches',
+  'work',
+  'response',
+] satisfies readonly FlowKey[];
+
+/**
+ * The phases of an operation, in the order they run: refuse a request the operation cannot take (`gate`), read the
+ * id, the body and the query (`input`), resolve the read (`plan`), ask whether the caller may (`guard`), read or write
+ * (`act`), read the row back (`reread`), record the outcome (`record`), make the response (`respond`), then the
+ * after-commit step and the output check. A step every operation takes is placed by its phase (`withPhase`).
+ */
+export const PHASES = [
+  'gate',
+  'input',
+  'plan',
+  'guard',
+  'act',
+  'reread',
+  'record',
+  'respond',
+  'afterCommit',
+  'verify',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** The state as a stage that needs `N` sees it: those fields given (neither undefined nor null). */
+export type StateWith<N extends FlowKey> = FlowState & { [K in N]-?: NonNullable<FlowState[K]> };
+
 export interface Stage {
   readonly name: string;
+  readonly phase: Phase;
+  /** The state it reads, which an earlier stage must give. */
+  readonly needs: readonly FlowKey[];
+  /** The state it gives to the stages after it. */
+  readonly gives: readonly FlowKey[];
   /** Runs even when an earlier stage failed (the after-commit step: whatever committed is after-committed). */
   readonly always?: boolean;
+  /** Always throws (a refusal): no stage after it runs, so it leaves nothing to give. */
+  readonly refuses?: boolean;
   /** The stages it runs inside it (a transaction, a result cache), for the list a reader or a test sees. */
   readonly inner?: readonly Stage[];
   /** A branch's other list, run when its test fails. */
   readonly otherwise?: readonly Stage[];
+  /** What it gives its inner stages only (a transaction's session, which ends with it). */
+  readonly lends?: readonly FlowKey[];
+  /** A branch's: what its test proves given when it passes (`byId`: the lookup), for its first list. */
+  readonly proves?: readonly FlowKey[];
+  /** How the state after it follows from its inner stages: all of them ran, or (a cache hit) perhaps none. */
+  readonly innerGives?: 'all' | 'declared';
   run(call: OperationCall, state: FlowState): void | Promise<void>;
 }
 
-/** A named stage. */
-export function stage(name: string, run: Stage['run'], options: { always?: boolean } = {}): Stage {
-  return { name, run, ...options };
+export interface StageSpec<N extends FlowKey, G extends FlowKey> {
+  readonly phase: Phase;
+  readonly needs?: readonly N[];
+  readonly gives?: readonly G[];
+  readonly always?: boolean;
+  readonly refuses?: boolean;
+}
+
+/**
+ * A named stage in its phase, with what it needs and gives. `run` sees the needed fields as given: the check made when
+ * the list is resolved (`checkStages`) is what makes that so.
+ */
+export function stage<N extends FlowKey = never, G extends FlowKey = never>(
+  name: string,
+  spec: StageSpec<N, G>,
+  run: (call: OperationCall, state: StateWith<N>) => void | Promise<void>,
+): Stage {
+  return {
+    name,
+    phase: spec.phase,
+    needs: spec.needs ?? [],
+    gives: spec.gives ?? [],
+    ...(spec.always ? { always: true } : {}),
+    ...(spec.refuses ? { refuses: true } : {}),
+    run: run as Stage['run'],
+  };
 }
 
 /**
@@ -81,7 +164,12 @@ export async function runStages(call: OperationCall, stages: readonly Stage[], s
 export function transaction(...inner: Stage[]): Stage {
   return {
     name: 'transaction',
+    phase: 'act',
+    needs: [],
+    gives: [],
+    lends: ['session'],
     inner,
+    innerGives: 'all',
     run: (call, state) =>
       runInTransaction(call, async (session) => {
         state.session = session;
@@ -96,20 +184,79 @@ export function transaction(...inner: Stage[]): Stage {
 
 /**
  * One of two branches, chosen per call by `test`: for choices that depend on the caller or the request (a scope, an
- * If-Match header). Choices that the configuration alone decides are made when the list is resolved.
+ * If-Match header). Choices that the configuration alone decides are made when the list is resolved. What the stages
+ * after it may read is what both branches give.
  */
-export function branch(
+export function branch<N extends FlowKey = never>(
   name: string,
-  test: (call: OperationCall, state: FlowState) => boolean | Promise<boolean>,
+  spec: { readonly needs?: readonly N[]; readonly proves?: readonly FlowKey[] },
+  test: (call: OperationCall, state: StateWith<N>) => boolean | Promise<boolean>,
   then: readonly Stage[],
   otherwise: readonly Stage[],
 ): Stage {
   return {
     name,
+    phase: 'act',
+    needs: spec.needs ?? [],
+    gives: [],
     inner: then,
     otherwise,
-    run: async (call, state) => runStages(call, (await test(call, state)) ? then : otherwise, state),
+    ...(spec.proves ? { proves: spec.proves } : {}),
+    innerGives: 'all',
+    run: async (call, state) => runStages(call, (await test(call, state as StateWith<N>)) ? then : otherwise, state),
   };
+}
+
+/**
+ * Checks that every stage's needs are given by an earlier stage (inner stages see what their enclosing stage gives,
+ * a branch gives what both of its lists give), and throws naming the stage, the need, and the stage that gives it too
+ * late. Returns what the list gives.
+ */
+export function checkStages(
+  operation: string,
+  stages: readonly Stage[],
+  given: ReadonlySet<FlowKey> = new Set(),
+  /** The stages after the enclosing one, where a stage that gives a need too late may be. */
+  after: readonly Stage[] = [],
+): Set<FlowKey> {
+  const have = new Set(given);
+  for (const [index, current] of stages.entries()) {
+    // Nothing after a refusal runs: the list is complete there.
+    if (current.refuses) return new Set<FlowKey>([...FLOW_KEYS]);
+    for (const need of current.needs) {
+      if (have.has(need)) continue;
+      const late = flatten([...stages.slice(index + 1), ...after]).find((later) => later.gives.includes(need));
+      throw new Error(
+        `${operation}: the stage '${current.name}' needs '${need}', which no stage before it gives` +
+          (late ? `; '${late.name}' gives it, after it. Put '${late.name}' before '${current.name}'.` : '.'),
+      );
+    }
+    const inside = new Set([...have, ...current.gives, ...(current.lends ?? [])]);
+    if (current.inner) {
+      const rest = [...stages.slice(index + 1), ...after];
+      const then = checkStages(operation, current.inner, new Set([...inside, ...(current.proves ?? [])]), rest);
+      const both = current.otherwise ? intersect(then, checkStages(operation, current.otherwise, inside, rest)) : then;
+      if (current.innerGives === 'all') for (const key of both) have.add(key);
+    }
+    for (const key of current.gives) have.add(key);
+    for (const key of current.lends ?? []) have.delete(key);
+  }
+  return have;
+}
+
+function flatten(stages: readonly Stage[]): Stage[] {
+  return stages.flatMap((current) => [current, ...flatten(current.inner ?? []), ...flatten(current.otherwise ?? [])]);
+}
+
+function intersect(a: ReadonlySet<FlowKey>, b: ReadonlySet<FlowKey>): Set<FlowKey> {
+  return new Set([...a].filter((key) => b.has(key)));
+}
+
+/** Inserts a step every operation takes at its phase: after the last stage of the same or an earlier phase. */
+export function withPhase(stages: readonly Stage[], step: Stage): Stage[] {
+  const order = (current: Stage) => PHASES.indexOf(current.phase);
+  const at = stages.findIndex((current) => order(current) > order(step));
+  return at === -1 ? [...stages, step] : [...stages.slice(0, at), step, ...stages.slice(at)];
 }
 
 /**

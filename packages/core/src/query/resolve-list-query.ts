@@ -8,7 +8,7 @@ import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import type { FilterAllowlist } from './filter-allowlist';
-import { resolveApplyFilter } from './resolve-apply-filter';
+import { visibleRows } from './visible-rows';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
 import { resolveSelect } from './select-config';
@@ -147,10 +147,10 @@ async function resolveQuery(
   const search = readSearch(wire, config, errors);
   const { select, include } = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
-  const applyNode = await resolveApplyFilter(config.filterApply, config.serverFilter, {
-    ...args,
-    entity: config.entity,
-  });
+  const applyNode = await visibleRows(
+    { name: config.entity, filterApply: config.filterApply, serverFilter: config.serverFilter },
+    args,
+  );
   const where = andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search);
   return {
     where: where && config.relationScope ? await scopeRelationPaths(where, config, args) : where,

@@ -2,6 +2,7 @@
  * Runs operations: resolves every operation's stage list once (at bootstrap, when the engine is built), then per call
  * merges per-call settings, runs the list and maps every failure to an Svc exception.
  */
+import { askPolicy } from '../pipeline/ask-policy';
 import type { ResolvedEntity } from '../entity/resolved-entity';
 import { resolveFlow, type OperationFlow } from '../operations/operation-flows';
 import { runStages, stageNames, type FlowState } from '../pipeline/stage';
@@ -42,8 +43,7 @@ export class SvcEngine {
   async permits(operation: string, context: SvcContext = {}): Promise<boolean> {
     const resolved = this.entity.operations.get(operation);
     if (!resolved || resolved.state === 'disabled') return false;
-    if (!resolved.policy) return true;
-    return (await resolved.policy({ operation, entity: undefined, params: {}, body: undefined, context })) === true;
+    return askPolicy(resolved.policy, { operation, context });
   }
 
   /** The call of a request: the operation it names (served and enabled) with the settings in force for it. */
@@ -93,7 +93,8 @@ export class SvcEngine {
       const flow = this.flows.get(operation.id)!;
       const state: FlowState = {};
       await runStages(call, request.jsonPatch && flow.jsonPatch ? flow.jsonPatch : flow.stages, state);
-      const response = state.response!;
+      // Every flow gives a response (checked when it was resolved).
+      const response = state.response as ExecuteResponse;
       return call.outcomes.length > 0 ? { ...response, outcomes: call.outcomes } : response;
     } catch (error) {
       const exception = error instanceof SvcException ? error : new InternalException(error);

@@ -2,7 +2,15 @@
  * The operation registry: one definition per standard operation, and the description every surface renders from it
  * (route, what the call takes and answers, conditional headers, wording, hints).
  */
-import { createSvc, pluralOf, STANDARD_OPERATIONS, type EntityConfig } from '@svc/core';
+import { createSvc, pluralOf, STANDARD_OPERATIONS, type EntityConfig, type OperationSettingsById } from '@svc/core';
+import { createOne } from '../../src/operations/definitions/create-one';
+import { deleteOne } from '../../src/operations/definitions/delete-one';
+import { findMany } from '../../src/operations/definitions/find-many';
+import { findOne } from '../../src/operations/definitions/find-one';
+import { patchOne } from '../../src/operations/definitions/patch-one';
+import { purgeOne } from '../../src/operations/definitions/purge-one';
+import { restoreOne } from '../../src/operations/definitions/restore-one';
+import { updateOne } from '../../src/operations/definitions/update-one';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA } from '../support/fixtures';
 
@@ -52,6 +60,26 @@ describe('the operation registry', () => {
       expect([id, settings.includes('realtime')]).toEqual([id, kind === 'write']);
       expect(settings).toContain('errors');
     }
+  });
+});
+
+/** True when the definition's settings keys are exactly the keys its config type takes (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type KeysOf<D extends { readonly settings: readonly string[] }> = D['settings'][number];
+
+describe('the settings keys of each definition', () => {
+  it('are the keys its config type takes', () => {
+    const inStep: [
+      Same<KeysOf<typeof findMany>, keyof OperationSettingsById['findMany']>,
+      Same<KeysOf<typeof findOne>, keyof OperationSettingsById['findOne']>,
+      Same<KeysOf<typeof createOne>, keyof OperationSettingsById['createOne']>,
+      Same<KeysOf<typeof updateOne>, keyof OperationSettingsById['updateOne']>,
+      Same<KeysOf<typeof patchOne>, keyof OperationSettingsById['patchOne']>,
+      Same<KeysOf<typeof deleteOne>, keyof OperationSettingsById['deleteOne']>,
+      Same<KeysOf<typeof restoreOne>, keyof OperationSettingsById['restoreOne']>,
+      Same<KeysOf<typeof purgeOne>, keyof OperationSettingsById['purgeOne']>,
+    ] = [true, true, true, true, true, true, true, true];
+    expect(inStep.every(Boolean)).toBe(true);
   });
 });
 

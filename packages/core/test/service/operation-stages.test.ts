@@ -8,7 +8,20 @@ import { join } from 'node:path';
 import { createSvc, type EntityConfig, type Row } from '@svc/core';
 import { TransactionFailedException } from '../../src/errors/svc-exception';
 import type { OperationCall } from '../../src/pipeline/operation-call';
-import { branch, runStages, stage, stageNames, transaction, type FlowState } from '../../src/pipeline/stage';
+import {
+  branch,
+  checkStages,
+  runStages,
+  stage,
+  stageNames,
+  transaction,
+  type FlowState,
+  type StateWith,
+} from '../../src/pipeline/stage';
+import { guardStage } from '../../src/pipeline/stages/guard-stage';
+import { lookupStage } from '../../src/pipeline/stages/lookup-stage';
+import { emptyOutputStage } from '../../src/pipeline/stages/output-stage';
+import { deleteStage } from '../../src/operations/delete-operations';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA } from '../support/fixtures';
 
@@ -52,7 +65,7 @@ describe('operation stage lists', () => {
 
     it('findOne gives its policy the row it loaded, inside the cache, then answers 304 on a match', () => {
       expect(stagesOf('findOne', { policy: allow })).toEqual([
-        'key',
+        'lookup',
         'shape',
         'cached(load, policy, output)',
         'notModified',
@@ -95,7 +108,7 @@ describe('operation stage lists', () => {
     it('patchOne guards the row in its transaction; without a policy it may write alone', () => {
       expect(stagesOf('patchOne', {}, { returning: true })).toEqual([
         'input',
-        'key',
+        'lookup',
         'lean ? (updateAlone) : (transaction(guard, references, update, reread))',
         'outcome',
         'output',
@@ -106,7 +119,7 @@ describe('operation stage lists', () => {
     it('a policy rules the one-statement update out at bootstrap: the guard must give it the row', () => {
       expect(stagesOf('updateOne', { policy: allow }, { returning: true })).toEqual([
         'input',
-        'key',
+        'lookup',
         'transaction(guard, references, update, reread)',
         'outcome',
         'output',
@@ -115,22 +128,28 @@ describe('operation stage lists', () => {
     });
 
     it('the delete family guards the row whether deleted or not, then makes its own write', () => {
-      expect(stagesOf('deleteOne')).toEqual(['key', 'transaction(guard, delete)', 'outcome', 'output', 'afterCommit']);
+      expect(stagesOf('deleteOne')).toEqual([
+        'lookup',
+        'transaction(guard, delete)',
+        'outcome',
+        'output',
+        'afterCommit',
+      ]);
       expect(stagesOf('restoreOne')).toEqual([
-        'key',
+        'lookup',
         'transaction(guard, restore)',
         'outcome',
         'output',
         'afterCommit',
       ]);
-      expect(stagesOf('purgeOne')).toEqual(['key', 'transaction(guard, purge)', 'outcome', 'output', 'afterCommit']);
+      expect(stagesOf('purgeOne')).toEqual(['lookup', 'transaction(guard, purge)', 'outcome', 'output', 'afterCommit']);
     });
 
     it('a replaced write keeps the guard: the handler runs on the locked row, in the same transaction', () => {
       const handler = (input: { body?: unknown }) => input.body;
       expect(stagesOf('updateOne', { operations: { updateOne: { handler } } })).toEqual([
         'input',
-        'key',
+        'lookup',
         'transaction(guard, handler)',
         'outcome',
         'output',
@@ -150,7 +169,7 @@ describe('operation stage lists', () => {
         operations: { findOne: { meta: { routes: { successStatus: 203 } } } },
       };
       expect(stagesOf('findOne', config)).toEqual([
-        'key',
+        'lookup',
         'shape',
         'cached(load, output)',
         'notModified',
@@ -169,7 +188,7 @@ describe('operation stage lists', () => {
       };
       expect(stagesOf('archiveBookOne', config)).toEqual([
         'refuseIfMatch',
-        'key?',
+        'lookup?',
         'input',
         'byId ? (transaction(guard, handler, readAfter)) : (policy, transaction(handler))',
         'outcome',
@@ -184,7 +203,7 @@ describe('operation stage lists', () => {
       };
       expect(stagesOf('cheapBooksMany', config)).toEqual([
         'refuseIfMatch',
-        'key?',
+        'lookup?',
         'plan',
         'handler',
         'output',
@@ -197,14 +216,14 @@ describe('operation stage lists', () => {
 describe('runStages', () => {
   const adapter = new MemoryRepositoryAdapter(BOOK_METADATA, []);
   const call = { entity: { adapter } } as unknown as OperationCall;
-  const trace = (log: string[], name: string) => stage(name, () => void log.push(name));
+  const trace = (log: string[], name: string) => stage(name, { phase: 'act' }, () => void log.push(name));
 
   it('runs the stages in order on one state', async () => {
     const log: string[] = [];
     const state: FlowState = {};
     await runStages(
       call,
-      [trace(log, 'a'), stage('b', async (_call, s) => void (s.work = 'b ran')), trace(log, 'c')],
+      [trace(log, 'a'), stage('b', { phase: 'act' }, async (_call, s) => void (s.work = 'b ran')), trace(log, 'c')],
       state,
     );
     expect(log).toEqual(['a', 'c']);
@@ -215,11 +234,11 @@ describe('runStages', () => {
     const log: string[] = [];
     const first = new Error('first');
     const stages = [
-      stage('fails', () => {
+      stage('fails', { phase: 'act' }, () => {
         throw first;
       }),
       trace(log, 'skipped'),
-      stage('after-commit', () => void log.push('always'), { always: true }),
+      stage('after-commit', { phase: 'afterCommit', always: true }, () => void log.push('always')),
     ];
     await expect(runStages(call, stages, {})).rejects.toBe(first);
     expect(log).toEqual(['always']);
@@ -229,7 +248,7 @@ describe('runStages', () => {
     let attempts = 0;
     const sessions: unknown[] = [];
     const state: FlowState = {};
-    const flaky = stage('flaky', (_call, s) => {
+    const flaky = stage('flaky', { phase: 'act' }, (_call, s) => {
       sessions.push(s.session);
       if (++attempts < 2) throw new TransactionFailedException(new Error('deadlock'));
     });
@@ -241,7 +260,7 @@ describe('runStages', () => {
 
   it('a branch runs one list or the other, per call', async () => {
     const log: string[] = [];
-    const choose = branch('even', (_call, s) => s.work === 2, [trace(log, 'then')], [trace(log, 'otherwise')]);
+    const choose = branch('even', {}, (_call, s) => s.work === 2, [trace(log, 'then')], [trace(log, 'otherwise')]);
     await runStages(call, [choose], { work: 2 });
     await runStages(call, [choose], { work: 3 });
     expect(log).toEqual(['then', 'otherwise']);
@@ -279,6 +298,40 @@ describe('the stage lists in docs/architecture/overview.md', () => {
     const doc = readFileSync(join(__dirname, '../../../../docs/architecture/overview.md'), 'utf8');
     const documented = /<!-- stage-lists:start -->\n([\s\S]*?)\n<!-- stage-lists:end -->/.exec(doc)?.[1];
     expect(documented).toBe(block);
+  });
+});
+
+describe('what the stages need and give', () => {
+  it('stops a list whose stage needs what only a later stage gives, naming both', () => {
+    const misordered = [transaction(guardStage(), deleteStage), lookupStage, emptyOutputStage];
+    expect(() => checkStages('Book.deleteOne', misordered)).toThrow(
+      "Book.deleteOne: the stage 'guard' needs 'lookup', which no stage before it gives; 'lookup' gives it, after it. Put 'lookup' before 'guard'.",
+    );
+  });
+
+  it('lets a stage in a transaction read its session, and no stage after it', () => {
+    const needsSession = stage('locked', { phase: 'act', needs: ['session'] }, () => undefined);
+    expect(() => checkStages('x', [transaction(needsSession)])).not.toThrow();
+    expect(() => checkStages('x', [transaction(), needsSession])).toThrow("the stage 'locked' needs 'session'");
+  });
+
+  it('gives after a branch only what both of its lists give', () => {
+    const gives = stage('gives', { phase: 'act', gives: ['row'] }, () => undefined);
+    const needs = stage('needs', { phase: 'respond', needs: ['row'] }, () => undefined);
+    const either = branch('either', {}, () => true, [gives], []);
+    expect(() => checkStages('x', [either, needs])).toThrow("the stage 'needs' needs 'row'");
+    expect(() => checkStages('x', [branch('both', {}, () => true, [gives], [gives]), needs])).not.toThrow();
+  });
+
+  it('types what a stage needs as given, and the rest as maybe absent', () => {
+    stage('typed', { phase: 'act', needs: ['lookup'] }, (_call, state) => {
+      const lookup: Record<string, unknown> = state.lookup;
+      // @ts-expect-error not needed, so maybe undefined
+      const row: Record<string, unknown> = state.row;
+      return void [lookup, row];
+    });
+    const given: StateWith<'before'>['before'] = {};
+    expect(given).toEqual({});
   });
 });
 

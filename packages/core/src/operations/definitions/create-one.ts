@@ -6,7 +6,7 @@ import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
 import { referencesStage } from '../../pipeline/stages/reference-stage';
 import { rereadStage } from '../../pipeline/stages/reread-stage';
 import { withArticle } from '../../config/operation-facts';
-import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
 import { inputWithSetStage, insertAloneStage, insertStage } from '../write-operations';
 import { defineOperation } from '../operation-definition';
 import { leanOr, policyIfAny } from './flow-parts';
@@ -41,7 +41,7 @@ export const createOne = defineOperation({
     refuseIfMatchStage,
     inputWithSetStage('create'),
     ...policyIfAny(op, 'request body'),
-    transaction(handlerStage),
+    transaction(rowHandlerStage),
     handledOutcomeStage,
     itemOutputStage({ status: 201 }),
   ],

@@ -5,7 +5,7 @@
  */
 import { branch, transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { optionalKeyStage } from '../../pipeline/stages/key-stage';
+import { optionalLookupStage } from '../../pipeline/stages/lookup-stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
 import {
   customInputStage,
@@ -21,10 +21,11 @@ export const customWriteStages: StageListOf = (_entity, op) => {
   const after = op.custom?.realtimeEvent ? [readAfterStage] : [];
   return [
     refuseIfMatchStage,
-    optionalKeyStage,
+    optionalLookupStage,
     customInputStage,
     branch(
       'byId',
+      { proves: ['lookup'] },
       (_call, state) => state.lookup !== undefined,
       [transaction(guardStage(), customWriteHandlerStage, ...after)],
       [...policyIfAny(op, 'body'), transaction(customWriteHandlerStage)],

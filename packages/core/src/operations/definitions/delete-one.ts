@@ -1,7 +1,7 @@
 /** deleteOne: `DELETE /:id`, a soft delete where the entity has the marker, else for good; answers 204. */
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { emptyOutputStage } from '../../pipeline/stages/output-stage';
 import { withArticle } from '../../config/operation-facts';
@@ -31,9 +31,9 @@ export const deleteOne = defineOperation({
         : `Delete the ${one} with ${key} id, permanently.`,
   },
   hints: { readOnly: false, destructive: true, idempotent: true },
-  stages: () => [keyStage, transaction(guardStage({ view: 'all' }), deleteStage), outcomeStage, emptyOutputStage],
+  stages: () => [lookupStage, transaction(guardStage({ view: 'all' }), deleteStage), outcomeStage, emptyOutputStage],
   replaced: () => [
-    keyStage,
+    lookupStage,
     transaction(guardStage({ view: 'all' }), handlerStage),
     handledOutcomeStage,
     emptyOutputStage,

@@ -1,7 +1,7 @@
 /** findOne: `GET /:id`, one row the caller may see, with its ETag; a matching If-None-Match answers 304. */
-import { handlerStage } from '../run-handler';
+import { rowHandlerStage } from '../run-handler';
 import { resultCacheStage } from '../../pipeline/stages/result-cache-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { itemOutputStage, notModifiedStage } from '../../pipeline/stages/output-stage';
 import { itemReadOutputStage, itemShapeStage, loadStage } from '../read-operations';
 import { defineOperation } from '../operation-definition';
@@ -25,17 +25,17 @@ export const findOne = defineOperation({
   },
   hints: { readOnly: true },
   stages: (_entity, op) => [
-    keyStage,
+    lookupStage,
     ...queryGateIfAny(op),
     itemShapeStage,
     resultCacheStage([loadStage, ...policyIfAny(op, 'row'), itemReadOutputStage], { rowPolicy: true }),
     notModifiedStage,
   ],
   replaced: (_entity, op) => [
-    keyStage,
+    lookupStage,
     ...queryGateIfAny(op),
     ...policyIfAny(op, 'nothing'),
-    handlerStage,
+    rowHandlerStage,
     itemOutputStage({ conditional: true }),
   ],
 });

@@ -30,5 +30,5 @@ export function guardedUpdate(): Stage {
  */
 export function leanOr(entity: ResolvedEntity, lean: Stage[] | undefined, guarded: Stage): Stage {
   if (!lean || !entity.adapter.returnsWrittenRows) return guarded;
-  return branch('lean', writesAlone, lean, [guarded]);
+  return branch('lean', { needs: ['values'] }, writesAlone, lean, [guarded]);
 }

@@ -5,7 +5,7 @@
 import type { ResolvedEntity } from '../../entity/resolved-entity';
 import { transaction, type Stage } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
 import { rereadStage } from '../../pipeline/stages/reread-stage';
@@ -16,7 +16,7 @@ export function jsonPatchForm(entity: ResolvedEntity): Stage[] {
   if (!takesJsonPatch(entity)) return [refuseJsonPatchStage];
   return [
     patchDocumentStage,
-    keyStage,
+    lookupStage,
     transaction(guardStage(), applyPatchStage, rereadStage),
     patchChangedStage,
     outcomeStage,

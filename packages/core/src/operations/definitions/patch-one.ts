@@ -4,11 +4,11 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
 import { withArticle } from '../../config/operation-facts';
-import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
 import { patchInputStage, updateAloneStage } from '../write-operations';
 import { defineOperation } from '../operation-definition';
 import { guardedUpdate, leanOr } from './flow-parts';
@@ -35,15 +35,15 @@ export const patchOne = defineOperation({
   hints: { readOnly: false, destructive: true, idempotent: false },
   stages: (entity, op) => [
     patchInputStage,
-    keyStage,
+    lookupStage,
     leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
     outcomeStage,
     itemOutputStage(),
   ],
   replaced: () => [
     patchInputStage,
-    keyStage,
-    transaction(guardStage(), handlerStage),
+    lookupStage,
+    transaction(guardStage(), rowHandlerStage),
     handledOutcomeStage,
     itemOutputStage(),
   ],

@@ -1,7 +1,7 @@
 /** purgeOne: `DELETE /:id/purge`, a soft-deleted row removed for good; served only where the entity soft-deletes. */
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { emptyOutputStage } from '../../pipeline/stages/output-stage';
 import { purgeStage } from '../delete-operations';
@@ -27,9 +27,9 @@ export const purgeOne = defineOperation({
     sentence: ({ one }) => `Remove a deleted ${one} permanently (delete it first).`,
   },
   hints: { readOnly: false, destructive: true, idempotent: false },
-  stages: () => [keyStage, transaction(guardStage({ view: 'all' }), purgeStage), outcomeStage, emptyOutputStage],
+  stages: () => [lookupStage, transaction(guardStage({ view: 'all' }), purgeStage), outcomeStage, emptyOutputStage],
   replaced: () => [
-    keyStage,
+    lookupStage,
     transaction(guardStage({ view: 'all' }), handlerStage),
     handledOutcomeStage,
     emptyOutputStage,

@@ -1,11 +1,11 @@
 /** restoreOne: `PATCH /:id/restore`, a soft-deleted row brought back; served only where the entity soft-deletes. */
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
 import { restoreStage } from '../delete-operations';
-import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
 import { defineOperation } from '../operation-definition';
 
 export const restoreOne = defineOperation({
@@ -26,10 +26,10 @@ export const restoreOne = defineOperation({
     sentence: ({ one, key }) => `Restore the deleted ${one} with ${key} id.`,
   },
   hints: { readOnly: false, destructive: false, idempotent: true },
-  stages: () => [keyStage, transaction(guardStage({ view: 'all' }), restoreStage), outcomeStage, itemOutputStage()],
+  stages: () => [lookupStage, transaction(guardStage({ view: 'all' }), restoreStage), outcomeStage, itemOutputStage()],
   replaced: () => [
-    keyStage,
-    transaction(guardStage({ view: 'all' }), handlerStage),
+    lookupStage,
+    transaction(guardStage({ view: 'all' }), rowHandlerStage),
     handledOutcomeStage,
     itemOutputStage(),
   ],

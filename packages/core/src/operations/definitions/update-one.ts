@@ -1,11 +1,11 @@
 /** updateOne: `PUT /:id`, a replace of the update slot's fields (one left out is reset), with `set` forced over it. */
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
-import { keyStage } from '../../pipeline/stages/key-stage';
+import { lookupStage } from '../../pipeline/stages/lookup-stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
 import { withArticle } from '../../config/operation-facts';
-import { handledOutcomeStage, handlerStage } from '../run-handler';
+import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
 import { inputWithSetStage, updateAloneStage } from '../write-operations';
 import { defineOperation } from '../operation-definition';
 import { guardedUpdate, leanOr } from './flow-parts';
@@ -31,15 +31,15 @@ export const updateOne = defineOperation({
   hints: { readOnly: false, destructive: true, idempotent: true },
   stages: (entity, op) => [
     inputWithSetStage('update'),
-    keyStage,
+    lookupStage,
     leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
     outcomeStage,
     itemOutputStage(),
   ],
   replaced: () => [
     inputWithSetStage('update'),
-    keyStage,
-    transaction(guardStage(), handlerStage),
+    lookupStage,
+    transaction(guardStage(), rowHandlerStage),
     handledOutcomeStage,
     itemOutputStage(),
   ],

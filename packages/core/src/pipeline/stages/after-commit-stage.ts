@@ -72,6 +72,6 @@ function subscribableNames(names: readonly string[], fields: Subscribable | unde
 }
 
 /** afterCommit: consumes the call's outcomes; it runs even when a stage after the commit failed. */
-export const afterCommitStage = stage('afterCommit', (call) => afterCommit(call.entity, call.settings, call.outcomes), {
-  always: true,
-});
+export const afterCommitStage = stage('afterCommit', { phase: 'afterCommit', always: true }, (call) =>
+  afterCommit(call.entity, call.settings, call.outcomes),
+);

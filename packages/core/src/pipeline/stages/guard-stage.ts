@@ -9,11 +9,11 @@ import type { RowView } from '../../persistence/query-ast';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import { projectRow } from '../../schema/output-projection';
 import type { OperationCall } from '../operation-call';
-import { liveView, loadRow } from './load-row-stage';
+import { liveView, loadRow } from '../load-row';
 import { checkPolicy } from './policy-stage';
 import { checkIfMatch } from './precondition-stage';
 import { stage } from '../stage';
-import { primaryKeyOf } from './key-stage';
+import { primaryKeyOf } from './lookup-stage';
 
 export interface GuardOptions {
   /** Which rows the write may address. @default the live rows (all when soft delete is off) */
@@ -40,9 +40,13 @@ export async function guardRow(
  * given it with `state.body`; the row becomes `state.before` and its primary key `state.key`.
  */
 export function guardStage(options: { view?: RowView } = {}) {
-  return stage('guard', async (call, state) => {
-    const row = await guardRow(call, state.lookup!, state.session!, { view: options.view, body: state.body });
-    state.before = row;
-    state.key = primaryKeyOf(call, row);
-  });
+  return stage(
+    'guard',
+    { phase: 'guard', needs: ['lookup', 'session'], gives: ['before', 'key'] },
+    async (call, state) => {
+      const row = await guardRow(call, state.lookup, state.session, { view: options.view, body: state.body });
+      state.before = row;
+      state.key = primaryKeyOf(call, row);
+    },
+  );
 }

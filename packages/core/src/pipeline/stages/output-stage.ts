@@ -54,8 +54,8 @@ export function emptyResponse(status = 204): ExecuteResponse {
  * matching If-None-Match; `location` adds the new row's route id, from which a binding builds `Location`.
  */
 export function itemOutputStage(options: { status?: number; conditional?: boolean; location?: boolean } = {}) {
-  return stage('output', (call, state) => {
-    const row = state.row!;
+  return stage('output', { phase: 'respond', needs: ['row'], gives: ['response'] }, (call, state) => {
+    const row = state.row;
     const response = itemResponse(call, row, options);
     if (!options.location) return void (state.response = response);
     const resourceId = call.entity.lookup.fields.map((field) => String(row[field])).join(',');
@@ -64,27 +64,27 @@ export function itemOutputStage(options: { status?: number; conditional?: boolea
 }
 
 /** output: 204 with no body. */
-export const emptyOutputStage = stage('output', (_call, state) => {
+export const emptyOutputStage = stage('output', { phase: 'respond', gives: ['response'] }, (_call, state) => {
   state.response = emptyResponse();
 });
 
 /** notModified: 304 with no body when If-None-Match matches the response's ETag. */
-export const notModifiedStage = stage('notModified', (call, state) => {
-  state.response = notModified(call, state.response!);
+export const notModifiedStage = stage('notModified', { phase: 'respond', needs: ['response'] }, (call, state) => {
+  state.response = notModified(call, state.response);
 });
 
 /** successStatus: `meta.routes.successStatus` replaces the operation's own success status (never a 304 or an error). */
 export function successStatusStage(status: number) {
-  return stage('successStatus', (_call, state) => {
-    const response = state.response!;
+  return stage('successStatus', { phase: 'respond', needs: ['response'] }, (_call, state) => {
+    const response = state.response;
     if (response.status !== 304 && response.status < 300) state.response = { ...response, status };
   });
 }
 
 /** assertOutput: the items served pass the operation's output validator (a failure is the server's 500). */
 export function assertOutputStage(validator: OutputValidator) {
-  return stage('assertOutput', async (call, state) => {
-    const response = state.response!;
+  return stage('assertOutput', { phase: 'verify', needs: ['response'] }, async (call, state) => {
+    const response = state.response;
     if (response.body === undefined || response.status >= 300) return;
     const body = response.body as { items?: unknown[] };
     await assertOutput(call.entity.name, validator, Array.isArray(body.items) ? body.items : [response.body]);

@@ -29,4 +29,4 @@ export function ifNoneMatchHits(call: OperationCall, etag: string): boolean {
 }
 
 /** refuseIfMatch: an operation with no stored row to compare (create, a custom operation) refuses If-Match. */
-export const refuseIfMatchStage = stage('refuseIfMatch', (call) => refuseIfMatch(call));
+export const refuseIfMatchStage = stage('refuseIfMatch', { phase: 'gate' }, (call) => refuseIfMatch(call));

@@ -2,4 +2,6 @@
 import { checkQuery } from '../../query/query-validator';
 import { stage } from '../stage';
 
-export const queryGateStage = stage('query', (call) => checkQuery(call.operation.queryValidator, call.request.query));
+export const queryGateStage = stage('query', { phase: 'input' }, (call) =>
+  checkQuery(call.operation.queryValidator, call.request.query),
+);

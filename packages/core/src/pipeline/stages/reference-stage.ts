@@ -7,7 +7,7 @@ import type { ToOneReference } from '../../config/to-one-references';
 import { UnresolvedRelationException } from '../../errors/svc-exception';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import { andFilters, type FilterNode } from '../../persistence/query-ast';
-import { resolveApplyFilter } from '../../query/resolve-apply-filter';
+import { scopeOf } from '../load-row';
 import type { OperationCall } from '../operation-call';
 import { stage } from '../stage';
 
@@ -22,11 +22,7 @@ export async function requireReferencesInScope(
     if (!target) continue;
     const peer = call.entity.peer(reference.relation.target);
     if (!peer?.filterApply) continue;
-    const scope = await resolveApplyFilter(peer.filterApply, peer.serverFilter, {
-      entity: peer.name,
-      operation: call.operation.id,
-      context: call.context,
-    });
+    const scope = await scopeOf(call, peer);
     if (!scope) continue;
     const conditions: FilterNode[] = Object.entries(target).map(([field, value]) => ({
       kind: 'condition',
@@ -90,6 +86,6 @@ function unresolved(reference: ToOneReference): UnresolvedRelationException {
 }
 
 /** references: every to-one reference the write names is inside its target's scope (in the write's transaction). */
-export const referencesStage = stage('references', (call, state) =>
-  requireReferencesInScope(call, state.values ?? {}, state.session),
+export const referencesStage = stage('references', { phase: 'guard', needs: ['values'] }, (call, state) =>
+  requireReferencesInScope(call, state.values, state.session),
 );

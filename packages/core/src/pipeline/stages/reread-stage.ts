@@ -3,7 +3,7 @@ import { ForbiddenException, NotFoundException } from '../../errors/svc-exceptio
 import type { EntityKey } from '../../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import type { OperationCall } from '../operation-call';
-import { scopeFilter } from './load-row-stage';
+import { scopeFilter } from '../load-row';
 import { stage } from '../stage';
 
 /**
@@ -32,6 +32,6 @@ export async function rereadInScope(
  * reread: `state.row` becomes the written row as the database holds it, inside the caller's scope; the row the write
  * returned stands for it when no scope must be checked.
  */
-export const rereadStage = stage('reread', async (call, state) => {
-  state.row = await rereadInScope(call, state.key!, state.session, state.row ?? undefined);
+export const rereadStage = stage('reread', { phase: 'reread', needs: ['key'], gives: ['row'] }, async (call, state) => {
+  state.row = await rereadInScope(call, state.key, state.session, state.row ?? undefined);
 });

@@ -16,7 +16,12 @@ import { checkPolicy } from './policy-stage';
 export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: boolean }): Stage {
   return {
     name: 'cached',
+    phase: 'act',
+    needs: [],
+    // A hit skips the inner stages: what follows may read the response, and nothing else they give.
+    gives: ['response'],
     inner: read,
+    innerGives: 'declared',
     run: async (call, state) => {
       const ttl = ttlOf(call.settings);
       if (ttl === false || embedsScopedRows(call)) return runStages(call, read, state);
@@ -39,8 +44,8 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
       }
       const generation = resultCache.generationOf(name);
       await runStages(call, read, state);
-      const response = state.response!;
-      if (response.status !== 200) return;
+      const response = state.response;
+      if (response?.status !== 200) return;
       const entry = toResultCacheEntry({ response, ...(options.rowPolicy ? { row: state.row ?? undefined } : {}) });
       if (!entry) return;
       await resultCache.set(key, entry, ttl, { entity: name, generation });

@@ -1,4 +1,4 @@
-/** Turns the route id into lookup values, coerced by column kind; a malformed id is a 400 naming `id`. */
+/** Turns the route id into lookup values (the `lookup` stage), coerced by column kind; a malformed id is a 400 naming `id`. */
 import { NotFoundException, QueryInvalidException } from '../../errors/svc-exception';
 import type { EntityKey } from '../../persistence/entity-metadata';
 import type { Row } from '../../persistence/repository-adapter';
@@ -56,17 +56,12 @@ export function primaryKeyOf(call: OperationCall, row: Row): EntityKey {
   return key;
 }
 
-/** True when the lookup is the primary key itself, so a write can address the row without reading it first. */
-export function lookupIsPrimaryKey(call: OperationCall): boolean {
-  return call.entity.lookup.param === 'id';
-}
-
-/** key: the route id as lookup values (a malformed id is a 400 naming it). */
-export const keyStage = stage('key', (call, state) => {
+/** lookup: the route id as lookup values (a malformed id is a 400 naming it). */
+export const lookupStage = stage('lookup', { phase: 'input', gives: ['lookup'] }, (call, state) => {
   state.lookup = readLookupKey(call);
 });
 
-/** key?: the same, for an operation that may be called with or without an id (a custom operation). */
-export const optionalKeyStage = stage('key?', (call, state) => {
+/** lookup?: the same, for an operation that may be called with or without an id (a custom operation). */
+export const optionalLookupStage = stage('lookup?', { phase: 'input' }, (call, state) => {
   if (call.request.id !== undefined) state.lookup = readLookupKey(call);
 });
