@@ -5,7 +5,8 @@ export type { InputLimits } from './schema/input-depth';
 export { MAX_CONFIGURABLE_DEPTH as MAX_INPUT_DEPTH, nestsDeeperThan } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type { CallOptions, ListEnvelope } from './service/svc-service';
-export type { GatedCall, OperationGate } from './service/operation-gate';
+export type { GatedCall, OperationGate, SurfaceCall } from './service/operation-gate';
+export { checkGated, executeGated } from './service/operation-gate';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
 export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
@@ -149,10 +150,14 @@ export type { SvcRoute, HttpMethod } from './operations/route-table';
 export { describeEntity } from './service/entity-description';
 export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA, referenceRulesJsonSchema } from './service/json-schema';
 export { filterJsonSchema } from './service/filter-json-schema';
+export { offsetPage } from './service/offset-page';
+export type { OffsetPage } from './service/offset-page';
+export type { OperandShape } from './query/operand-shapes';
 export type { ColumnSchemaSource, JsonSchema, SchemaDirection } from './service/json-schema';
 export type {
   EntityDescription,
   FieldDescription,
+  OperandDescription,
   OperationDescription,
   RelationDescription,
   WriteFieldDescription,

@@ -13,7 +13,7 @@ import {
   type GraphQLInputFieldConfig,
   type GraphQLInputType,
 } from 'graphql';
-import type { FilterOperator } from '@svc/core';
+import type { OperandDescription } from '@svc/core';
 import { pascal } from './graphql-names';
 import type { EntityPlan } from './entity-plan';
 import type { SchemaTypes } from './schema-types';
@@ -27,23 +27,6 @@ export interface FilterInput {
   /** `{ author: { country: { eq } } }` to `{ "author.country": { eq } }`, groups kept. */
   toExpression(value: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
-
-const OPERATOR_HELP: Partial<Record<FilterOperator, string>> = {
-  in: 'Any of these values.',
-  notIn: 'None of these values.',
-  between: 'Exactly two values: low and high, both included.',
-  like: 'An SQL LIKE pattern (% and _ are wildcards).',
-  ilike: 'An SQL LIKE pattern, ignoring case.',
-  contains: 'Contains this text, ignoring case.',
-  startsWith: 'Starts with this text, ignoring case.',
-  endsWith: 'Ends with this text, ignoring case.',
-  isNull: 'true: the field is null; false: it is not.',
-  isNotNull: 'true: the field is not null; false: it is.',
-};
-
-const TEXT_OPERATORS = new Set<FilterOperator>(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
-const LIST_OPERATORS = new Set<FilterOperator>(['in', 'notIn', 'between']);
-const FLAG_OPERATORS = new Set<FilterOperator>(['isNull', 'isNotNull']);
 
 type FilterField = EntityPlan['description']['filter']['fields'][number];
 
@@ -100,14 +83,8 @@ function operatorsInput(plan: EntityPlan, types: SchemaTypes, field: FilterField
   });
   const inputs: Record<string, GraphQLInputFieldConfig> = {};
   for (const operator of field.operators) {
-    const type: GraphQLInputType = FLAG_OPERATORS.has(operator)
-      ? GraphQLBoolean
-      : TEXT_OPERATORS.has(operator)
-        ? GraphQLString
-        : LIST_OPERATORS.has(operator)
-          ? new GraphQLList(new GraphQLNonNull(leaf))
-          : leaf;
-    inputs[operator] = { type, description: OPERATOR_HELP[operator] };
+    const operand = plan.description.filter.operands[operator];
+    if (operand) inputs[operator] = { type: operandType(operand, leaf), description: `${capitalize(operand.help)}.` };
   }
   const segments = field.name.split('.');
   const path = segments.slice(0, -1).map(pascal).join('');
@@ -171,4 +148,23 @@ function flatten(
     if (inner === null || typeof inner !== 'object') out[`${path}.${segment}`] = inner;
     else flatten(`${path}.${segment}`, inner as Record<string, unknown>, node.get(segment), out);
   }
+}
+
+/** The GraphQL type of an operand, by its shape. */
+function operandType(operand: OperandDescription, leaf: GraphQLInputType): GraphQLInputType {
+  switch (operand.shape) {
+    case 'flag':
+      return GraphQLBoolean;
+    case 'pattern':
+      return GraphQLString;
+    case 'list':
+    case 'pair':
+      return new GraphQLList(new GraphQLNonNull(leaf));
+    case 'value':
+      return leaf;
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -2,7 +2,7 @@
  * A list field's arguments (`limit`, `offset`, `filter`, `sort`, `search`) as the wire pairs `findMany` takes, so the
  * engine checks them with the same allowlists and limits as a REST query, and names the parameter at fault.
  */
-import { QueryInvalidException } from '@svc/core';
+import { offsetPage } from '@svc/core';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 
@@ -35,19 +35,8 @@ function pagingPairs(plan: EntityPlan, args: ListArgs): [string, string][] {
     return pairs;
   }
   if (plan.paging !== 'page') return pairs;
-  const size = limit ?? plan.description.pagination.defaultLimit;
-  if (limit !== undefined && limit !== null) pairs.push(['page[size]', String(limit)]);
-  // A page size below 1 is the engine's to refuse (as page[size]); the offset is checked against a valid one.
-  if (offset === undefined || offset === null || size < 1) return pairs;
-  if (offset < 0 || offset % size !== 0) {
-    throw new QueryInvalidException([
-      {
-        param: 'offset',
-        code: 'invalid_value',
-        detail: `${plan.typeName} is paged by page: offset must be 0 or a multiple of limit (${size}). Send offset ${Math.max(0, offset - (offset % size))}.`,
-      },
-    ]);
-  }
-  pairs.push(['page[number]', String(offset / size + 1)]);
+  const page = offsetPage(plan.description, args);
+  if (page.size !== undefined) pairs.push(['page[size]', String(page.size)]);
+  if (page.number !== undefined) pairs.push(['page[number]', String(page.number)]);
   return pairs;
 }

@@ -16,7 +16,15 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { ExecuteRequest, ExecuteResponse, OperationDescription, OperationGate, SvcContext } from '@svc/core';
+import {
+  checkGated,
+  executeGated,
+  type ExecuteRequest,
+  type ExecuteResponse,
+  type OperationDescription,
+  type OperationGate,
+  type SvcContext,
+} from '@svc/core';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
@@ -49,10 +57,7 @@ async function execute(
   contextValue: unknown,
   request: Omit<ExecuteRequest, 'context'>,
 ): Promise<ExecuteResponse> {
-  const context = args.contextOf(contextValue);
-  const { service } = args.plan;
-  if (args.gate) await args.gate({ service, operation: request.operation, context });
-  return service.engine.execute({ ...request, context });
+  return executeGated({ service: args.plan.service, request, context: args.contextOf(contextValue), gate: args.gate });
 }
 
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */
@@ -232,9 +237,8 @@ async function writeThenAnswer(
   });
   const reread = hasRelations ? plan.item : undefined;
   if (reread) {
-    const context = args.contextOf(contextValue);
-    if (args.gate) await args.gate({ service: plan.service, operation: reread.id, context });
-    await plan.service.engine.checkQuery({ operation: reread.id, id: write.request.id, query: pairs, context });
+    const request = { operation: reread.id, id: write.request.id, query: pairs };
+    await checkGated({ service: plan.service, request, context: args.contextOf(contextValue), gate: args.gate });
   }
   const response = await execute(args, contextValue, write.request);
   const id = write.idOf(response);

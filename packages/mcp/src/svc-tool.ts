@@ -1,6 +1,8 @@
 /** One entity operation as an MCP tool: its definition (name, schemas, annotations) and how a call runs. */
 import {
   QueryInvalidException,
+  executeGated,
+  offsetPage,
   QueryUnsupportedParamException,
   ValidationFailedException,
   type EntityDescription,
@@ -106,8 +108,7 @@ export class SvcTool {
       const problems = validateArguments(this.definition.inputSchema, input);
       if (problems.length > 0) throw argumentsException(problems);
       const request = this.requestOf(input);
-      if (this.gate) await this.gate({ service: this.service, operation: this.operation, context });
-      const response = await this.service.engine.execute({ ...request, context });
+      const response = await executeGated({ service: this.service, request, context, gate: this.gate });
       if (this.described.answers === 'none')
         return successResult({ id: request.id, [receiptFlagOf(this.described)]: true });
       return successResult(response.body);
@@ -139,17 +140,11 @@ function pick(args: Record<string, unknown>, keys: readonly string[]): Record<st
 function listQuery(description: EntityDescription, args: Record<string, unknown>): FindManyQuery {
   const query = pick(args, ['filter', 'sort', 'select', 'include', 'search', 'withDeleted', 'onlyDeleted']);
   if (description.pagination.strategy !== 'page') return { ...query, ...pick(args, ['limit', 'offset']) };
-  const size = (args['limit'] as number | undefined) ?? description.pagination.defaultLimit;
-  const offset = (args['offset'] as number | undefined) ?? 0;
-  if (offset % size !== 0)
-    throw new QueryInvalidException([
-      {
-        param: 'offset',
-        code: 'page',
-        detail: `'offset' must be a multiple of limit (${size}): ${description.name} pages by page number.`,
-      },
-    ]);
-  return { ...query, page: { number: offset / size + 1, size } };
+  const page = offsetPage(description, {
+    limit: args['limit'] as number | undefined,
+    offset: (args['offset'] as number | undefined) ?? 0,
+  });
+  return { ...query, page: { number: page.number ?? 1, size: page.size ?? description.pagination.defaultLimit } };
 }
 
 /**

@@ -52,13 +52,3 @@ export function operatorsForKind(column: ColumnMetadata): readonly FilterOperato
       return COMPARISON;
   }
 }
-
-export const LIKE_OPERATORS: ReadonlySet<FilterOperator> = new Set([
-  'like',
-  'ilike',
-  'contains',
-  'startsWith',
-  'endsWith',
-]);
-export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn', 'between']);
-export const NULL_OPERATORS: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);

@@ -1,7 +1,7 @@
 /** Turns a filter expression (object form, from the wire or a caller) into a checked, coerced FilterNode. */
 import { suggestion } from '../config/did-you-mean';
 import type { FilterAllowlist, FilterableField } from './filter-allowlist';
-import { LIKE_OPERATORS, LIST_OPERATORS, NULL_OPERATORS } from './filter-allowlist';
+import { OPERAND_SHAPES } from './operand-shapes';
 import { coerceFilterValue } from '../schema/coerce-filter-value';
 import { FILTER_OPERATORS, type FilterNode, type FilterOperator } from '../persistence/query-ast';
 import type { QueryErrors } from '../errors/query-errors';
@@ -133,10 +133,11 @@ function resolveCondition(
     );
     return undefined;
   }
-  if (NULL_OPERATORS.has(op)) return nullCondition(field, op, raw, param, walk);
-  if (LIST_OPERATORS.has(op)) {
+  const shape = OPERAND_SHAPES[op];
+  if (shape === 'flag') return nullCondition(field, op, raw, param, walk);
+  if (shape === 'list' || shape === 'pair') {
     const values = toList(raw);
-    if (op === 'between' && values.length !== 2) {
+    if (shape === 'pair' && values.length !== 2) {
       errors.add(param, 'invalid_value', `${param} takes exactly two values: ${param}=low,high.`);
       return undefined;
     }
@@ -153,7 +154,7 @@ function resolveCondition(
       ? { kind: 'condition', field, operator: op, value: coerced.map((item) => item.value) }
       : undefined;
   }
-  if (LIKE_OPERATORS.has(op) && typeof raw === 'string' && raw.length > allowlist.limits.maxLikePatternLength) {
+  if (shape === 'pattern' && typeof raw === 'string' && raw.length > allowlist.limits.maxLikePatternLength) {
     errors.add(
       param,
       'pattern_too_long',

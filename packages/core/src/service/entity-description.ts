@@ -5,6 +5,7 @@
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
 import type { FilterOperator, SortKey } from '../persistence/query-ast';
+import { OPERAND_SHAPES, OPERATOR_HELP, type OperandShape } from '../query/operand-shapes';
 import { routeTableOf, type SvcRoute } from '../operations/route-table';
 import {
   pluralOf,
@@ -72,6 +73,17 @@ export interface RelationDescription {
   readonly includable: boolean;
   /** Array writes of a to-many relation (`relations.<name>.write`). */
   readonly write?: { readonly strategy: 'replace' | 'resource' | 'jsonPatch'; readonly maxMembers: number };
+}
+
+/** An operator's operand: one of five shapes, bounded by the entity's filter limits. */
+export interface OperandDescription {
+  readonly shape: OperandShape;
+  readonly help: string;
+  /** `list` and `pair`: how many values it takes. */
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /** `pattern`: the most characters it takes. */
+  readonly maxLength?: number;
 }
 
 export interface OperationDescription {
@@ -146,6 +158,8 @@ export interface EntityDescription {
       readonly maxLikePatternLength: number;
       readonly maxTerms: number;
     };
+    /** What each operator the fields allow takes: its operand shape, the shape's bound and a line of help. */
+    readonly operands: Readonly<Partial<Record<FilterOperator, OperandDescription>>>;
   };
   readonly sort: { readonly fields: readonly string[]; readonly default: readonly SortKey[] };
   readonly select: { readonly fields: readonly string[]; readonly default?: readonly string[] };
@@ -244,6 +258,10 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
           }))
         : [],
       limits: { ...(list?.filter.limits ?? entity.serverFilter.limits) },
+      operands: operandsOf(
+        list ? [...list.filter.fields.values()] : [],
+        list?.filter.limits ?? entity.serverFilter.limits,
+      ),
     },
     sort: { fields: list ? [...list.sort.fields] : [], default: list ? [...list.sortDefault] : [] },
     select: {
@@ -296,6 +314,27 @@ function wordingSubject(name: string, description: EntityDescription): WordingSu
     required: required.length > 0 ? required.join(', ') : 'none',
     softDelete: description.softDelete,
   };
+}
+
+/** The operand of each operator a field allows, bounded by the filter limits. */
+function operandsOf(
+  fields: readonly { readonly operators: ReadonlySet<FilterOperator> }[],
+  limits: EntityDescription['filter']['limits'],
+): EntityDescription['filter']['operands'] {
+  const operands: Partial<Record<FilterOperator, OperandDescription>> = {};
+  for (const operator of new Set(fields.flatMap((field) => [...field.operators]))) {
+    const shape = OPERAND_SHAPES[operator];
+    const help = OPERATOR_HELP[operator];
+    operands[operator] =
+      shape === 'list'
+        ? { shape, help, minItems: 1, maxItems: limits.maxInValues }
+        : shape === 'pair'
+          ? { shape, help, minItems: 2, maxItems: 2 }
+          : shape === 'pattern'
+            ? { shape, help, maxLength: limits.maxLikePatternLength }
+            : { shape, help };
+  }
+  return operands;
 }
 
 function realtimeOf(entity: ResolvedEntity): { realtime?: EntityDescription['realtime'] } {

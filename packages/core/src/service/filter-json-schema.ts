@@ -4,59 +4,30 @@
  * only the operators allowed for it, plus `and`, `or` and `not` groups; values typed by column kind and bounded by the
  * filter limits.
  */
-import type { FilterOperator } from '../persistence/query-ast';
-import type { EntityDescription } from './entity-description';
+import type { EntityDescription, OperandDescription } from './entity-description';
 import { columnJsonSchema } from './json-schema';
 
 type JsonSchema = Record<string, unknown>;
 
 type FilterField = EntityDescription['filter']['fields'][number];
-type FilterLimits = EntityDescription['filter']['limits'];
 
-const OPERATOR_HELP: Readonly<Record<FilterOperator, string>> = {
-  eq: 'equals',
-  ne: 'differs from',
-  gt: 'greater than',
-  gte: 'greater than or equal to',
-  lt: 'less than',
-  lte: 'less than or equal to',
-  in: 'one of the values',
-  notIn: 'none of the values',
-  between: 'between the two values, inclusive',
-  like: 'SQL LIKE pattern (% and _), case-sensitive',
-  ilike: 'SQL LIKE pattern, case-insensitive',
-  contains: 'contains the text, case-insensitive',
-  startsWith: 'starts with the text, case-insensitive',
-  endsWith: 'ends with the text, case-insensitive',
-  isNull: 'true: the value is null',
-  isNotNull: 'true: the value is not null',
-};
-
-/** The schema of one operator's value for a field. */
+/** The schema of one operator's value for a field, by the operand's shape. */
 function operandSchema(
   field: FilterField,
-  operator: FilterOperator,
-  limits: FilterLimits,
+  operand: OperandDescription,
   enumValues: readonly (string | number)[] | undefined,
 ): JsonSchema {
   const value = columnJsonSchema({ kind: field.kind, ...(enumValues ? { enumValues } : {}) }, 'input') as JsonSchema;
-  const description = OPERATOR_HELP[operator];
-  switch (operator) {
-    case 'in':
-    case 'notIn':
-      return { type: 'array', items: value, minItems: 1, maxItems: limits.maxInValues, description };
-    case 'between':
-      return { type: 'array', items: value, minItems: 2, maxItems: 2, description };
-    case 'like':
-    case 'ilike':
-    case 'contains':
-    case 'startsWith':
-    case 'endsWith':
-      return { type: 'string', maxLength: limits.maxLikePatternLength, description };
-    case 'isNull':
-    case 'isNotNull':
+  const description = operand.help;
+  switch (operand.shape) {
+    case 'list':
+    case 'pair':
+      return { type: 'array', items: value, minItems: operand.minItems, maxItems: operand.maxItems, description };
+    case 'pattern':
+      return { type: 'string', maxLength: operand.maxLength, description };
+    case 'flag':
       return { type: 'boolean', description };
-    default:
+    case 'value':
       return { ...value, description };
   }
 }
@@ -67,7 +38,7 @@ function operandSchema(
  * `#/components/schemas/BookFilter` in an OpenAPI document.
  */
 export function filterJsonSchema(description: EntityDescription, ref: string): JsonSchema | undefined {
-  const { fields, limits } = description.filter;
+  const { fields, limits, operands } = description.filter;
   if (fields.length === 0) return undefined;
   // An own column's enum values type its operands; a relation path (`author.country`) is typed by kind alone.
   const enums = new Map(description.fields.map((field) => [field.name, field.enumValues]));
@@ -76,7 +47,10 @@ export function filterJsonSchema(description: EntityDescription, ref: string): J
     properties[field.name] = {
       type: 'object',
       properties: Object.fromEntries(
-        field.operators.map((operator) => [operator, operandSchema(field, operator, limits, enums.get(field.name))]),
+        field.operators.flatMap((operator) => {
+          const operand = operands[operator];
+          return operand ? [[operator, operandSchema(field, operand, enums.get(field.name))]] : [];
+        }),
       ),
       additionalProperties: false,
       minProperties: 1,

@@ -4,6 +4,7 @@
  * Svc controller, or on one of its operations, holds on every surface and not on REST alone.
  */
 import type { SvcContext } from '../config/svc-context';
+import type { ExecuteRequest, ExecuteResponse } from '../pipeline/operation-call';
 import type { SvcService } from './svc-service';
 
 export interface GatedCall {
@@ -15,3 +16,28 @@ export interface GatedCall {
 
 /** Resolves to let the call run; throws (an HTTP or Svc exception) to refuse it. */
 export type OperationGate = (call: GatedCall) => void | Promise<void>;
+
+/** One operation a surface runs for a caller: its request without the context, the caller's context, and the gate. */
+export interface SurfaceCall {
+  readonly service: SvcService;
+  readonly request: Omit<ExecuteRequest, 'context'>;
+  readonly context: SvcContext;
+  readonly gate?: OperationGate;
+}
+
+/**
+ * How every surface beyond REST runs an operation: the gate first (a refusal throws and nothing runs), then the
+ * engine with the caller's context.
+ */
+export async function executeGated(call: SurfaceCall): Promise<ExecuteResponse> {
+  const { service, request, context, gate } = call;
+  if (gate) await gate({ service, operation: request.operation, context });
+  return service.engine.execute({ ...request, context });
+}
+
+/** The same gate, then only the engine's check of the call's query (what a write's answer will be read with). */
+export async function checkGated(call: SurfaceCall): Promise<void> {
+  const { service, request, context, gate } = call;
+  if (gate) await gate({ service, operation: request.operation, context });
+  await service.engine.checkQuery({ ...request, context });
+}

@@ -3,7 +3,7 @@
  * field with its allowed operators in bracket form, sort keys, select, include, search and the active pagination
  * strategy's own), and the conditional-request headers.
  */
-import type { EntityDescription, FilterOperator, OperationDescription } from '@svc/core';
+import type { EntityDescription, OperandDescription, OperationDescription } from '@svc/core';
 import { columnSchema, type JsonSchema } from './openapi-schemas';
 
 /** One OpenAPI parameter object. */
@@ -78,50 +78,47 @@ function pathParameters(description: EntityDescription, path: string): Parameter
   });
 }
 
-/** Operators that take a comma list (`in`, `notIn`; `between` takes exactly two). */
-const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn', 'between']);
-const FLAG_OPERATORS: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);
-const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
-
 /** `filter[<field>][<op>]` for each filterable field and each operator it allows. */
 export function filterParameters(description: EntityDescription): ParameterObject[] {
   const out: ParameterObject[] = [];
   for (const field of description.filter.fields) {
     const value = columnSchema({ ...field, nullable: false }, 'input');
     for (const operator of field.operators) {
+      const operand = description.filter.operands[operator];
+      if (!operand) continue;
       out.push({
         name: `filter[${field.name}][${operator}]`,
         in: 'query',
         required: false,
-        ...filterValue(operator, value, description.filter.limits),
+        ...filterValue(operand, value),
       });
     }
   }
   return out;
 }
 
+/** A filter parameter's value, by the operand's shape: a comma list for `list` and `pair`. */
 function filterValue(
-  operator: FilterOperator,
+  operand: OperandDescription,
   value: JsonSchema,
-  limits: EntityDescription['filter']['limits'],
 ): Pick<ParameterObject, 'schema' | 'style' | 'explode' | 'description'> {
-  if (FLAG_OPERATORS.has(operator)) return { schema: { type: 'boolean' } };
-  if (TEXT_OPERATORS.has(operator)) return { schema: { type: 'string', maxLength: limits.maxLikePatternLength } };
-  if (LIST_OPERATORS.has(operator)) {
-    const between = operator === 'between';
-    return {
-      description: between ? 'Two values, low and high, comma separated.' : 'A comma list of values.',
-      schema: {
-        type: 'array',
-        items: value,
-        minItems: between ? 2 : 1,
-        maxItems: between ? 2 : limits.maxInValues,
-      },
-      style: 'form',
-      explode: false,
-    };
+  const description = `${operand.help.charAt(0).toUpperCase()}${operand.help.slice(1)}.`;
+  switch (operand.shape) {
+    case 'flag':
+      return { description, schema: { type: 'boolean' } };
+    case 'pattern':
+      return { description, schema: { type: 'string', maxLength: operand.maxLength } };
+    case 'list':
+    case 'pair':
+      return {
+        description: `${description} ${operand.shape === 'pair' ? 'Two values, low and high, comma separated.' : 'A comma list of values.'}`,
+        schema: { type: 'array', items: value, minItems: operand.minItems, maxItems: operand.maxItems },
+        style: 'form',
+        explode: false,
+      };
+    case 'value':
+      return { description, schema: value };
   }
-  return { schema: value };
 }
 
 /** A comma list of names from `values` (`sort=-pages,title`, `select=title,pages`, `include=author`). */
