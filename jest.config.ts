@@ -8,6 +8,7 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper: {
     '^@svc/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@svc/core/spi$': '<rootDir>/packages/core/src/spi.ts',
     '^@svc/typeorm$': '<rootDir>/packages/typeorm/src/index.ts',
     '^@svc/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
     '^@svc/sse$': '<rootDir>/packages/sse/src/index.ts',

@@ -1,5 +1,6 @@
 /** The RepositoryAdapter contract, run against TypeOrmRepositoryAdapter on every configured database. */
-import type { FilterNode, FilterOperator, RepositoryAdapter, Row } from '@svc/core';
+import type { FilterNode, Row } from '@svc/core';
+import type { FilterOperator, RepositoryAdapter } from '@svc/core/spi';
 import { readEntityMetadata, typeorm } from '@svc/typeorm';
 import { DataSource as TypeOrmDataSource } from 'typeorm';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';

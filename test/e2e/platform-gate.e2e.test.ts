@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { readInstalledVersion, requireSupportedPlatform, type PackageRequire } from '@svc/core';
+import { readInstalledVersion, requireSupportedPlatform, type PackageRequire } from '@svc/core/spi';
 import { typeorm } from '@svc/typeorm';
 import {
   EXCEPTION_FILTERS_METADATA as NEST_FILTERS,

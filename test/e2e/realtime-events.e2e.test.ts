@@ -5,7 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Injectable, UseGuards, type CanActivate } from '@nestjs/common';
-import type { EntityConfig, RealtimeEvent, RealtimeTransport, SvcContext } from '@svc/core';
+import type { EntityConfig, RealtimeEvent, SvcContext } from '@svc/core';
+import type { RealtimeTransport } from '@svc/core/spi';
 import { sse, type SseTransport } from '@svc/sse';
 import { EventSource } from 'eventsource';
 import { Column, Entity, PrimaryGeneratedColumn, DeleteDateColumn } from 'typeorm';

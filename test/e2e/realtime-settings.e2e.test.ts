@@ -3,13 +3,8 @@
  * of `realtime.subscribableFields`, `realtime: false` on one operation, per-call settings, and a failing transport
  * logged when no `onPublishError` is set. And `realtimeTransports` checked at bootstrap.
  */
-import {
-  ConfigurationException,
-  createSvc,
-  type RealtimeEvent,
-  type RealtimeTransport,
-  type SvcService,
-} from '@svc/core';
+import { ConfigurationException, createSvc, type RealtimeEvent, type SvcService } from '@svc/core';
+import { type RealtimeTransport } from '@svc/core/spi';
 import { typeorm } from '@svc/typeorm';
 import { Column, Entity, PrimaryGeneratedColumn, type DataSource } from 'typeorm';
 import { Book, BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';

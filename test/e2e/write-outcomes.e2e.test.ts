@@ -3,7 +3,8 @@
  * and after as the caller may see it, the changed fields), and nothing for a write that rolled back. The engine's
  * response carries them, and the one after-commit step consumes them.
  */
-import { SvcException, type EntityConfig, type SvcContext, type WriteOutcome } from '@svc/core';
+import { SvcException, type EntityConfig, type SvcContext } from '@svc/core';
+import { type WriteOutcome } from '@svc/core/spi';
 import { SvcRegistry } from '@svc/nestjs';
 import { Book, BOOKSTORE_ENTITIES, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';

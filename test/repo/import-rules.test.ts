@@ -73,6 +73,11 @@ interface PackageRule {
   readonly allowed: string;
 }
 
+/** Core's two entries: what an app imports, and what adapters and surfaces build on. */
+function isCore(specifier: string): boolean {
+  return specifier === '@svc/core' || specifier === '@svc/core/spi';
+}
+
 const RULES: readonly PackageRule[] = [
   {
     folder: 'core',
@@ -81,13 +86,13 @@ const RULES: readonly PackageRule[] = [
   },
   {
     folder: 'typeorm',
-    allows: ({ specifier }) => specifier === '@svc/core' || isPackage(specifier, 'typeorm'),
-    allowed: "only its own files, '@svc/core' and 'typeorm'",
+    allows: ({ specifier }) => isCore(specifier) || isPackage(specifier, 'typeorm'),
+    allowed: "only its own files, '@svc/core' (and '@svc/core/spi') and 'typeorm'",
   },
   {
     folder: 'nestjs',
     allows: ({ specifier, typeOnly }) =>
-      specifier === '@svc/core' ||
+      isCore(specifier) ||
       specifier === '@svc/graphql' ||
       specifier === '@svc/mcp' ||
       specifier === '@svc/sse' ||
@@ -103,32 +108,33 @@ const RULES: readonly PackageRule[] = [
       specifier === 'class-validator-jsonschema' ||
       specifier.startsWith('node:'),
     allowed:
-      "only its own files, '@svc/core', the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', the root of each '@nestjs/*' package (no subpath: those are Nest's internals), 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer', 'class-validator-jsonschema' and Node builtins",
+      "only its own files, '@svc/core' (and '@svc/core/spi'), the surface packages ('@svc/graphql', '@svc/mcp', '@svc/sse'), types from 'graphql', the root of each '@nestjs/*' package (no subpath: those are Nest's internals), 'rxjs', 'reflect-metadata', 'class-validator', 'class-transformer', 'class-validator-jsonschema' and Node builtins",
   },
   {
     folder: 'graphql',
     allows: ({ specifier }) =>
-      specifier === '@svc/core' ||
+      isCore(specifier) ||
       specifier === 'graphql' ||
       isPackage(specifier, 'graphql-http') ||
       specifier.startsWith('node:'),
-    allowed: "only its own files, '@svc/core', 'graphql', 'graphql-http' and Node builtins",
+    allowed: "only its own files, '@svc/core' (and '@svc/core/spi'), 'graphql', 'graphql-http' and Node builtins",
   },
   {
     folder: 'mcp',
     allows: ({ specifier }) =>
-      specifier === '@svc/core' || specifier.startsWith('@modelcontextprotocol/') || specifier.startsWith('node:'),
-    allowed: "only its own files, '@svc/core', the MCP SDK ('@modelcontextprotocol/*') and Node builtins",
+      isCore(specifier) || specifier.startsWith('@modelcontextprotocol/') || specifier.startsWith('node:'),
+    allowed:
+      "only its own files, '@svc/core' (and '@svc/core/spi'), the MCP SDK ('@modelcontextprotocol/*') and Node builtins",
   },
   {
     folder: 'sse',
-    allows: ({ specifier }) => specifier === '@svc/core' || specifier.startsWith('node:'),
-    allowed: "only its own files, '@svc/core' and Node builtins",
+    allows: ({ specifier }) => isCore(specifier) || specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core' (and '@svc/core/spi') and Node builtins",
   },
   {
     folder: 'redis',
-    allows: ({ specifier }) => specifier === '@svc/core' || specifier === 'ioredis' || specifier.startsWith('node:'),
-    allowed: "only its own files, '@svc/core', 'ioredis' and Node builtins",
+    allows: ({ specifier }) => isCore(specifier) || specifier === 'ioredis' || specifier.startsWith('node:'),
+    allowed: "only its own files, '@svc/core' (and '@svc/core/spi'), 'ioredis' and Node builtins",
   },
 ];
 

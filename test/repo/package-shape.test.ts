@@ -13,12 +13,17 @@ describe('workspace packages', () => {
     const name = basename(dir);
 
     describe(`packages/${name}`, () => {
-      it('exposes only "." in package.json exports (no deep imports)', () => {
+      it('exposes only its entry points in package.json exports (no deep imports)', () => {
         const manifest = JSON.parse(readText(join(dir, 'package.json'))) as { exports?: unknown };
         expect(manifest.exports).toBeDefined();
         const keys =
           typeof manifest.exports === 'object' && manifest.exports !== null ? Object.keys(manifest.exports) : [];
-        expect(keys).toEqual(['.']);
+        // Core has a second entry for what adapters and surfaces build on (`@svc/core/spi`), typed for every resolver.
+        expect(keys).toEqual(name === 'core' ? ['.', './spi'] : ['.']);
+        if (name === 'core') {
+          expect(exists(join(dir, 'src', 'spi.ts'))).toBe(true);
+          expect((manifest as { typesVersions?: unknown }).typesVersions).toEqual({ '*': { spi: ['dist/spi.d.ts'] } });
+        }
       });
 
       it('has a README.md', () => {

@@ -13,13 +13,8 @@ import {
   assertValidSchema,
   type GraphQLFieldConfig,
 } from 'graphql';
-import {
-  ConfigurationException,
-  type OperationGate,
-  type SvcContext,
-  type SvcInstance,
-  type SvcService,
-} from '@svc/core';
+import { ConfigurationException, type SvcContext, type SvcInstance, type SvcService } from '@svc/core';
+import { type OperationGate } from '@svc/core/spi';
 import { buildFilterInput } from './filter-types';
 import type { SvcErrorListener } from './graphql-errors';
 import { buildKeyType, buildListType, buildObjectType, type RelationTypes } from './object-types';

@@ -7,9 +7,9 @@ import {
   type EntityDescription,
   type FieldDescription,
   type OperationDescription,
-  STANDARD_OPERATIONS,
   type SvcService,
 } from '@svc/core';
+import { STANDARD_OPERATIONS } from '@svc/core/spi';
 import { isGraphqlName, lowerFirst, pluralize } from './graphql-names';
 
 /** How GraphQL's `limit` and `offset` reach the strategy: as they are, as `page[size]`/`page[number]`, or not at all. */

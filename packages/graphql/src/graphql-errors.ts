@@ -4,7 +4,8 @@
  * Svc error is SVC_INTERNAL, so nothing unplanned leaks.
  */
 import { GraphQLError } from 'graphql';
-import { EXPOSE_INTERNALS, toProblemDetails, toSvcException, type SvcException } from '@svc/core';
+import { toProblemDetails, type SvcException } from '@svc/core';
+import { EXPOSE_INTERNALS, toSvcException } from '@svc/core/spi';
 
 /** Called with every error a resolver answers; the Nest binding logs the 5xx ones. */
 export type SvcErrorListener = (exception: SvcException) => void;

@@ -2,7 +2,7 @@
  * A list field's arguments (`limit`, `offset`, `filter`, `sort`, `search`) as the wire pairs `findMany` takes, so the
  * engine checks them with the same allowlists and limits as a REST query, and names the parameter at fault.
  */
-import { offsetPage } from '@svc/core';
+import { offsetPage } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 

@@ -16,15 +16,8 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import {
-  checkGated,
-  executeGated,
-  type ExecuteRequest,
-  type ExecuteResponse,
-  type OperationDescription,
-  type OperationGate,
-  type SvcContext,
-} from '@svc/core';
+import { type OperationDescription, type SvcContext } from '@svc/core';
+import { checkGated, executeGated, type ExecuteRequest, type ExecuteResponse, type OperationGate } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 import { toGraphqlError, type SvcErrorListener } from './graphql-errors';

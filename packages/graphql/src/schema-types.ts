@@ -12,7 +12,8 @@ import {
   type GraphQLNamedType,
   type GraphQLScalarType,
 } from 'graphql';
-import { ConfigurationException, type ColumnKind } from '@svc/core';
+import { ConfigurationException } from '@svc/core';
+import { type ColumnKind } from '@svc/core/spi';
 import { isGraphqlName, pascal } from './graphql-names';
 import { DateTimeScalar, JsonScalar } from './svc-scalars';
 

@@ -5,13 +5,8 @@
  */
 import { createHandler, type Handler, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { parse, type GraphQLError, type GraphQLSchema } from 'graphql';
-import {
-  ConfigurationException,
-  MAX_INPUT_DEPTH,
-  nestsDeeperThan,
-  QueryInvalidException,
-  type SvcContext,
-} from '@svc/core';
+import { ConfigurationException, QueryInvalidException, type SvcContext } from '@svc/core';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@svc/core/spi';
 import { toGraphqlError } from './graphql-errors';
 import { DocumentCache } from './document-cache';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';

@@ -11,7 +11,8 @@ import {
   type GraphQLEnumType,
   type GraphQLScalarType,
 } from 'graphql';
-import type { ColumnKind, WriteFieldDescription, WriteSlotDescription } from '@svc/core';
+import type { WriteFieldDescription, WriteSlotDescription } from '@svc/core';
+import type { ColumnKind } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import type { SchemaTypes } from './schema-types';
 

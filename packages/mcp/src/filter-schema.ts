@@ -1,5 +1,6 @@
 /** The filter argument of a list tool: core's typed filter object, kept under the tool input schema's `$defs`. */
-import { filterJsonSchema, type EntityDescription } from '@svc/core';
+import { type EntityDescription } from '@svc/core';
+import { filterJsonSchema } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 
 /** Where the recursive filter schema lives inside a tool's input schema. */

@@ -1,5 +1,5 @@
 /** The JSON Schema subset the tools' input and output schemas are written in, and the schema of each column kind. */
-import { admitNull, columnJsonSchema, type ColumnKind } from '@svc/core';
+import { admitNull, columnJsonSchema, type ColumnKind } from '@svc/core/spi';
 
 /** A JSON Schema object (draft 2020-12), as the MCP tool definitions carry it. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

@@ -1,18 +1,15 @@
 /** One entity operation as an MCP tool: its definition (name, schemas, annotations) and how a call runs. */
 import {
   QueryInvalidException,
-  executeGated,
-  offsetPage,
   QueryUnsupportedParamException,
   ValidationFailedException,
   type EntityDescription,
-  type ExecuteRequest,
   type FindManyQuery,
   type OperationDescription,
-  type OperationGate,
   type SvcContext,
   type SvcService,
 } from '@svc/core';
+import { executeGated, offsetPage, type ExecuteRequest, type OperationGate } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 import { inputSchemaOf } from './tool-input-schema';
 import { outputSchemaOf, receiptFlagOf, successSchemaOf } from './tool-output-schema';

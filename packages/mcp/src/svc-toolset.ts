@@ -5,15 +5,14 @@
  */
 import {
   ConfigurationException,
-  STANDARD_OPERATIONS,
   SvcException,
   type EntityDescription,
   type OperationDescription,
-  type OperationGate,
   type SvcContext,
   type SvcInstance,
   type SvcService,
 } from '@svc/core';
+import { STANDARD_OPERATIONS, type OperationGate } from '@svc/core/spi';
 import { DESCRIBE_DEFINITION, DESCRIBE_TOOL_NAME, describeForCaller } from './describe-tool';
 import { SvcTool, type SvcToolDefinition } from './svc-tool';
 import { problemResult, type SvcToolResult } from './tool-result';

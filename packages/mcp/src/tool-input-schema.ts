@@ -2,7 +2,8 @@
  * The input schema of each standard operation's tool, derived from the entity's description: the id by key kind,
  * the write slot as `data`, and the list arguments with their allowlists and bounds.
  */
-import { referenceRulesJsonSchema, type EntityDescription, type OperationDescription } from '@svc/core';
+import { type EntityDescription, type OperationDescription } from '@svc/core';
+import { referenceRulesJsonSchema } from '@svc/core/spi';
 import { filterSchema, FILTER_REF } from './filter-schema';
 import { nullable, scalarSchema, type JsonSchema } from './json-schema';
 

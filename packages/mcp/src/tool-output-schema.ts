@@ -2,7 +2,8 @@
  * The output schema of each tool: what a success serves (the item, the list envelope, or the outcome of a delete),
  * or, for a refused or failed call, the problem object; strict clients check every result against it.
  */
-import { PROBLEM_JSON_SCHEMA, type EntityDescription, type OperationDescription } from '@svc/core';
+import { type EntityDescription, type OperationDescription } from '@svc/core';
+import { PROBLEM_JSON_SCHEMA } from '@svc/core/spi';
 import { servedSchema, type JsonSchema } from './json-schema';
 
 /** The problem object (RFC 9457 problem details with Svc's code) that a failed call serves as structured content. */

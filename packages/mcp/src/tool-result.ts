@@ -1,5 +1,6 @@
 /** Tool results: a success as structured content plus the same JSON as text; a failure as the problem object. */
-import { EXPOSE_INTERNALS, toProblemDetails, toSvcException, type ProblemDetails } from '@svc/core';
+import { toProblemDetails, type ProblemDetails } from '@svc/core';
+import { EXPOSE_INTERNALS, toSvcException } from '@svc/core/spi';
 
 /** The result of a `tools/call`, as the MCP SDK takes it. */
 export interface SvcToolResult {

@@ -3,7 +3,8 @@
  * in), so a wrong type, an unknown key, an operator a field does not allow or an exceeded bound is refused before the
  * engine runs, with one entry per problem naming the argument by its path (`filter.pages.gt`, `data.title`).
  */
-import { MAX_INPUT_DEPTH, nestsDeeperThan, type SvcErrorItem } from '@svc/core';
+import { type SvcErrorItem } from '@svc/core';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 
 /** One problem: the argument's dotted path, a short machine code, what is wrong. */

@@ -2,7 +2,8 @@
  * SvcToolset without a transport: tool names, the schemas each pagination strategy and key shape gets, how arguments
  * become the engine's request, and the caller's context reaching policy. Over core's in-memory adapter.
  */
-import { createSvc, type EntityConfig, type EntityMetadata, type Row, type SvcOptions } from '@svc/core';
+import { createSvc, type EntityConfig, type Row, type SvcOptions } from '@svc/core';
+import { type EntityMetadata } from '@svc/core/spi';
 import { SvcToolset, toolNameOf } from '@svc/mcp';
 import { MemoryRepositoryAdapter } from '../../core/test/support/memory-adapter';
 import { BOOK_METADATA, MEMBERSHIP_METADATA, NOTE_METADATA } from '../../core/test/support/fixtures';

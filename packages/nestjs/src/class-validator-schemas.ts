@@ -1,5 +1,6 @@
 /** Schema classes validated with class-validator and transformed with class-transformer: core's ClassSchemaAdapter. */
-import type { ClassSchemaAdapter, SvcErrorItem } from '@svc/core';
+import type { SvcErrorItem } from '@svc/core';
+import type { ClassSchemaAdapter } from '@svc/core/spi';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';

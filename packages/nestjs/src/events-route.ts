@@ -3,7 +3,8 @@
  * (bad filter 400, policy 403, problem+json through Nest's filter), then handed to the SSE transport, which owns the
  * connection from there. Where the entity publishes no events, the path is what it was before: the read by id of the row `events`.
  */
-import { EVENTS_PATH, SvcException } from '@svc/core';
+import { SvcException } from '@svc/core';
+import { EVENTS_PATH } from '@svc/core/spi';
 import {
   queryPairsOf,
   requestStream,

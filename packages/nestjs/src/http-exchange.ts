@@ -3,7 +3,8 @@
  * Nest hands a route Express's `req`/`res` on one platform and Fastify's request/reply on the other.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { parseQueryString, SvcException, type QueryPairs } from '@svc/core';
+import { SvcException } from '@svc/core';
+import { parseQueryString, type QueryPairs } from '@svc/core/spi';
 
 /** What Svc reads of a request, on either platform. */
 export interface SvcHttpRequest {

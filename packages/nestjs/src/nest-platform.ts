@@ -3,7 +3,7 @@
  * version is read from the package's own `package.json`, found as Node finds the package from here, so what a
  * package's `exports` hide does not matter.
  */
-import { readInstalledVersion, type PackageRequire, type PlatformPackage } from '@svc/core';
+import { readInstalledVersion, type PackageRequire, type PlatformPackage } from '@svc/core/spi';
 
 /** The Nest versions the binding is tested with: the peer range of `@svc/nestjs`. */
 export const NEST_RANGE = '^11.1.0 || ^12';

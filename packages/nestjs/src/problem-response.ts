@@ -1,12 +1,6 @@
 /** Writes any error as an RFC 9457 problem-details response; shared by generated routes and the global filter. */
-import {
-  EXPOSE_INTERNALS,
-  PROBLEM_CONTENT_TYPE,
-  toProblemDetails,
-  toSvcException,
-  type ProblemDetails,
-  type SvcException,
-} from '@svc/core';
+import { PROBLEM_CONTENT_TYPE, toProblemDetails, type ProblemDetails, type SvcException } from '@svc/core';
+import { EXPOSE_INTERNALS, toSvcException } from '@svc/core/spi';
 import { Logger } from '@nestjs/common';
 import {
   headersSent,

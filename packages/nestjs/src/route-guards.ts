@@ -10,7 +10,8 @@
 import { ForbiddenException, type CanActivate, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { ConfigurationException, type OperationGate, type SvcRoute, type SvcService } from '@svc/core';
+import { ConfigurationException, type SvcService } from '@svc/core';
+import { type OperationGate, type SvcRoute } from '@svc/core/spi';
 import { toSvc } from './problem-details.filter';
 import type { SvcRegistry } from './svc-registry';
 import { routeMethodName } from './route-method-name';

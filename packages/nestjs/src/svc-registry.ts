@@ -5,13 +5,12 @@ import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from 
 import {
   ConfigurationException,
   createSvc,
-  requireSupportedPlatform,
   SvcException,
   type OperationHandler,
-  type SvcEngine,
   type SvcInstance,
   type SvcService,
 } from '@svc/core';
+import { requireSupportedPlatform, type SvcEngine } from '@svc/core/spi';
 import { overridesOf } from './override.decorator';
 import { declarationOf } from './svc-declarations';
 import { classValidatorSchemas } from './class-validator-schemas';

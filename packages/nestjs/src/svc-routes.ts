@@ -1,13 +1,7 @@
 /** Generates the standard routes on a controller class when `@Svc` decorates it. */
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
-import {
-  routeTableOf,
-  SvcException,
-  type EntityConfig,
-  type OperationMeta,
-  type RouteDecorator,
-  type SvcRoute,
-} from '@svc/core';
+import { SvcException, type EntityConfig, type OperationMeta, type RouteDecorator } from '@svc/core';
+import { routeTableOf, type SvcRoute } from '@svc/core/spi';
 import {
   keepStatus,
   queryPairsOf,

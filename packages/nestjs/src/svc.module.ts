@@ -1,6 +1,7 @@
 /** `SvcModule.forRoot` / `forRootAsync`: the global options, the registry, `@InjectSvc` providers, the problem filter. */
 import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
-import { ConfigurationException, requireSupportedPlatform } from '@svc/core';
+import { ConfigurationException } from '@svc/core';
+import { requireSupportedPlatform } from '@svc/core/spi';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { SvcService } from '@svc/core';
 import type { SvcModuleOptions, SvcSurfaceSwitches } from './svc-module-options';

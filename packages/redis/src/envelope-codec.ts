@@ -6,7 +6,8 @@
  * (a Date as its ISO text, a bigint as its digits) and `typed` lists the path of each Date and bigint. No value a
  * client wrote (a JSON column holding `{ "$svc:bigint": "1" }`, say) can pass for a type on the way back.
  */
-import { realtimeEnvelopeOf, realtimeEventOf, type RealtimeEvent } from '@svc/core';
+import { type RealtimeEvent } from '@svc/core';
+import { realtimeEnvelopeOf, realtimeEventOf } from '@svc/core/spi';
 
 type Path = readonly (string | number)[];
 type Typed = readonly [Path, 'date' | 'bigint'];

@@ -3,7 +3,8 @@
  * who may see the event, never sent to clients) with its Dates and bigints intact, so a filter on such a column
  * decides on another instance as it would on the one that published.
  */
-import { realtimeEnvelopeOf, type RealtimeEvent } from '@svc/core';
+import { type RealtimeEvent } from '@svc/core';
+import { realtimeEnvelopeOf } from '@svc/core/spi';
 import { decodeEvent, encodeEvent } from '../src/envelope-codec';
 
 const EVENT: RealtimeEvent = {

@@ -4,7 +4,8 @@
  * connection lets go of everything it held.
  */
 import type { ServerResponse } from 'node:http';
-import type { RealtimeEvent, RealtimeSubscription } from '@svc/core';
+import type { RealtimeEvent } from '@svc/core';
+import type { RealtimeSubscription } from '@svc/core/spi';
 import type { LoggedEvent } from './event-log';
 
 export interface SseConnectionOptions {

@@ -3,7 +3,8 @@
  * log; each open stream gets the events the log delivers that its own subscription admits, with resumable ids.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RealtimeEvent, RealtimeSubscription, RealtimeTransport } from '@svc/core';
+import type { RealtimeEvent } from '@svc/core';
+import type { RealtimeSubscription, RealtimeTransport } from '@svc/core/spi';
 import { EventBuffer } from './event-buffer';
 import type { EventLog, LoggedEvent, LoggedEventsSince, LoggedGap } from './event-log';
 import { SseConnection } from './sse-connection';

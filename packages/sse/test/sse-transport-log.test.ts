@@ -5,7 +5,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ServerResponse, IncomingMessage } from 'node:http';
-import type { RealtimeEvent, RealtimeSubscription } from '@svc/core';
+import type { RealtimeEvent } from '@svc/core';
+import type { RealtimeSubscription } from '@svc/core/spi';
 import { sse, type EventLog, type LoggedEvent, type LoggedEventsSince, type LoggedGap } from '@svc/sse';
 
 /** A log whose `since` answers when the test says so. */

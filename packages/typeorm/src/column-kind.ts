@@ -1,6 +1,6 @@
 /** Maps a TypeORM column to core's ColumnKind from its declared and database-normalized types. */
 import type { OrmColumn } from './orm-metadata';
-import type { ColumnKind } from '@svc/core';
+import type { ColumnKind } from '@svc/core/spi';
 import type { DataSource } from 'typeorm';
 
 const KIND_BY_TYPE: Readonly<Record<string, ColumnKind>> = {

@@ -1,6 +1,7 @@
 /** What the adapter precomputes per entity at construction: column maps, quoted identifiers, SQL fragments. */
 import type { OrmColumn, OrmEntity } from './orm-metadata';
-import type { EntityMetadata, Row } from '@svc/core';
+import type { Row } from '@svc/core';
+import type { EntityMetadata } from '@svc/core/spi';
 import type { DataSource, Driver } from 'typeorm';
 import { type DatabaseDialect, dialectOf, likeEscapeClause } from './database-dialect';
 import { ownColumns, readEntityMetadata } from './read-entity-metadata';

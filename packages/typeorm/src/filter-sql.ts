@@ -1,5 +1,6 @@
 /** Compiles core's FilterNode to a SQL condition with named, bound parameters; values never enter the SQL text. */
-import { isDatabaseSpelling, type FilterCondition, type FilterNode } from '@svc/core';
+import { type FilterNode } from '@svc/core';
+import { isDatabaseSpelling, type FilterCondition } from '@svc/core/spi';
 import type { EntityTable, TableColumn } from './entity-table';
 import { relationConditionToSql } from './relation-filter-sql';
 

@@ -9,7 +9,7 @@
  *
  * A page past the last row has no row to carry the total: the caller counts on its own then (`findMany`).
  */
-import type { SortKey } from '@svc/core';
+import type { SortKey } from '@svc/core/spi';
 import type { EntityTable } from './entity-table';
 
 /** The alias of the total column a counted page carries. */

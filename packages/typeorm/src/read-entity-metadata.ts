@@ -1,6 +1,6 @@
 /** Reads core's EntityMetadata from TypeORM's, once per entity, frozen. */
 import type { OrmColumn, OrmEntity, OrmRelation } from './orm-metadata';
-import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core';
+import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core/spi';
 import { ConfigurationException } from '@svc/core';
 import type { DataSource } from 'typeorm';
 import { columnKindOf } from './column-kind';

@@ -3,7 +3,7 @@
  * a related row meeting the condition, and never joins, so paging and the root's columns stay as they are.
  */
 import type { OrmColumn } from './orm-metadata';
-import type { FilterCondition } from '@svc/core';
+import type { FilterCondition } from '@svc/core/spi';
 import type { EntityTable } from './entity-table';
 import { quotePath } from './entity-table';
 import { conditionToSql, filterToSql, type SqlParameters } from './filter-sql';

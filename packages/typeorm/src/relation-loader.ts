@@ -1,6 +1,7 @@
 /** Loads one relation for a page of parents with a fixed number of statements: one per hop, never one per parent. */
 import type { OrmColumn, OrmRelation } from './orm-metadata';
-import type { FilterNode, LoadRelationArgs, Row, RowView } from '@svc/core';
+import type { FilterNode, Row } from '@svc/core';
+import type { LoadRelationArgs, RowView } from '@svc/core/spi';
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { EntityTable, TableColumn } from './entity-table';
 import { filterToSql, SqlParameters } from './filter-sql';

@@ -3,7 +3,7 @@
  * subquery, so the root's rows and paging stay as they are. A row with no related row, or one outside the related
  * entity's scope or soft-deleted, lends null, which sorts as the largest value, as every null does.
  */
-import type { SortKey } from '@svc/core';
+import type { SortKey } from '@svc/core/spi';
 import type { EntityTable } from './entity-table';
 import { filterToSql, type SqlParameters } from './filter-sql';
 import { orderTerms, type OrderTerm } from './keyset-sql';

@@ -1,5 +1,5 @@
 /** `typeorm()`: the SvcInfrastructure that hands out one TypeOrmRepositoryAdapter per entity class. */
-import type { InfrastructureResolver, PlatformPackage, RepositoryAdapter, SvcInfrastructure } from '@svc/core';
+import type { InfrastructureResolver, PlatformPackage, RepositoryAdapter, SvcInfrastructure } from '@svc/core/spi';
 import { ConfigurationException } from '@svc/core';
 import { DataSource, InstanceChecker } from 'typeorm';
 import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';

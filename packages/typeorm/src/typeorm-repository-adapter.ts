@@ -1,20 +1,18 @@
 /** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
+import type { EntityKey, FilterNode, Row } from '@svc/core';
 import type {
   AdapterSession,
-  EntityKey,
   EntityMetadata,
   FindManyArgs,
   FindManyResult,
   FindOneArgs,
-  FilterNode,
   LoadRelationArgs,
   RepositoryAdapter,
-  Row,
   RowView,
   UpdateRelationArgs,
   UpdateArgs,
   WriteArgs,
-} from '@svc/core';
+} from '@svc/core/spi';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { bindSql } from './bound-sql';

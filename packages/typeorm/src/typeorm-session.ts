@@ -1,5 +1,5 @@
 /** The AdapterSession of this adapter: the EntityManager of one open transaction. */
-import type { AdapterSession } from '@svc/core';
+import type { AdapterSession } from '@svc/core/spi';
 import type { EntityManager } from 'typeorm';
 
 export class TypeOrmSession implements AdapterSession {

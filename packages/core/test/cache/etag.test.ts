@@ -1,4 +1,4 @@
-import { canonicalJson, computeEtag } from '@svc/core';
+import { canonicalJson, computeEtag } from '../../src/cache/etag';
 import { etagMatchesStrong, etagMatchesWeak } from '../../src/cache/etag';
 
 describe('canonicalJson', () => {

@@ -1,4 +1,6 @@
-import { BUILT_IN_SETTINGS, createSvc, mergeSettings, mergeSettingsChain, type SvcSettings } from '@svc/core';
+import { createSvc, type SvcSettings } from '@svc/core';
+import { BUILT_IN_SETTINGS } from '../../src/config/built-in-settings';
+import { mergeSettings, mergeSettingsChain } from '../../src/config/merge-settings';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { Book, BOOK_METADATA } from '../support/fixtures';
 

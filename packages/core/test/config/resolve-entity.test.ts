@@ -1,12 +1,12 @@
 import {
   createSvc,
   type EntityConfig,
-  type EntityMetadata,
   type PolicyFunction,
-  type ResolvedEntity,
   type StandardOperationId,
   type SvcOptions,
 } from '@svc/core';
+import type { ResolvedEntity } from '../../src/entity/resolved-entity';
+import { type EntityMetadata } from '@svc/core/spi';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA, LINKED_NOTE_METADATA, MEMBERSHIP_METADATA, Note, NOTE_METADATA } from '../support/fixtures';
 import { expectConfigError } from '../support/expect-config-error';

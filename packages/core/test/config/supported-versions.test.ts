@@ -1,12 +1,11 @@
+import { ConfigurationException, createSvc } from '../../src';
 import {
-  ConfigurationException,
-  createSvc,
   readInstalledVersion,
   requireSupportedPlatform,
   satisfiesRange,
   type PackageRequire,
   type PlatformPackage,
-} from '../../src';
+} from '../../src/spi';
 
 /**
  * A `require` over an in-memory file tree laid out as node_modules folders (the bindings pass Node's own): it loads

@@ -2,7 +2,8 @@
  * The operation registry: one definition per standard operation, and the description every surface renders from it
  * (route, what the call takes and answers, conditional headers, wording, hints).
  */
-import { createSvc, pluralOf, STANDARD_OPERATIONS, type EntityConfig, type OperationSettingsById } from '@svc/core';
+import { createSvc, type EntityConfig, type OperationSettingsById } from '@svc/core';
+import { pluralOf, STANDARD_OPERATIONS } from '@svc/core/spi';
 import { createOne } from '../../src/operations/definitions/create-one';
 import { deleteOne } from '../../src/operations/definitions/delete-one';
 import { findMany } from '../../src/operations/definitions/find-many';

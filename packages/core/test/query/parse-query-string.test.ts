@@ -1,4 +1,4 @@
-import { parseQueryString } from '@svc/core';
+import { parseQueryString } from '@svc/core/spi';
 import { splitBracketKey } from '../../src/query/parse-query-string';
 
 describe('parseQueryString', () => {

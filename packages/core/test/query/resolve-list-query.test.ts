@@ -1,8 +1,7 @@
+import { BUILT_IN_SETTINGS } from '../../src/config/built-in-settings';
+import { mergeSettings } from '../../src/config/merge-settings';
 import {
-  BUILT_IN_SETTINGS,
   ConfigurationException,
-  mergeSettings,
-  parseQueryString,
   SvcException,
   type FilterConfig,
   type FilterNode,
@@ -10,6 +9,7 @@ import {
   type SortConfig,
   type SvcSettings,
 } from '@svc/core';
+import { parseQueryString } from '@svc/core/spi';
 import { buildListQueryConfig } from '../../src/query/build-list-query-config';
 import type { ListQueryConfig } from '../../src/query/list-query-config';
 import {

@@ -1,17 +1,15 @@
+import { computeEtag } from '../../src/cache/etag';
 import {
-  computeEtag,
   createSvc,
-  EXPOSE_INTERNALS,
   PROBLEM_CONTENT_TYPE,
   SvcException,
   toProblemDetails,
   type EntityConfig,
-  type EntityMetadata,
-  type ExecuteRequest,
   type PolicyArgs,
   type Row,
   type SvcOptions,
 } from '@svc/core';
+import { EXPOSE_INTERNALS, type EntityMetadata, type ExecuteRequest } from '@svc/core/spi';
 import { MemoryRepositoryAdapter, type MemoryAdapterOptions } from '../support/memory-adapter';
 import { BOOK_METADATA, NOTE_METADATA } from '../support/fixtures';
 

@@ -1,5 +1,5 @@
 /** Hand-written entity metadata for core's unit tests: a soft-delete Book, a hard-delete Note, a composite-key Membership. */
-import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core';
+import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core/spi';
 
 export class Book {}
 export class Note {}

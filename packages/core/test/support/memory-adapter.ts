@@ -1,20 +1,18 @@
 /** An in-memory RepositoryAdapter over an array of rows, for core's unit tests; metadata is given by hand. */
+import type { EntityKey, FilterNode, Row } from '@svc/core';
 import type {
   AdapterSession,
   ColumnMetadata,
-  EntityKey,
   EntityMetadata,
-  FilterNode,
   FindManyArgs,
   FindManyResult,
   FindOneArgs,
   RepositoryAdapter,
-  Row,
   RowView,
   SortKey,
   WriteArgs,
-} from '@svc/core';
-import { isDatabaseSpelling } from '@svc/core';
+} from '@svc/core/spi';
+import { isDatabaseSpelling } from '@svc/core/spi';
 
 export interface MemoryAdapterOptions {
   /** Return the stored row from `insert` (as Postgres' RETURNING does); otherwise core re-reads it. @default false */

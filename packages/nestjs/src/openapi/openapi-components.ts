@@ -6,7 +6,8 @@
  * controller's name first (`CatalogBook`).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { filterJsonSchema, type EntityDescription } from '@svc/core';
+import { type EntityDescription } from '@svc/core';
+import { filterJsonSchema } from '@svc/core/spi';
 import {
   listEnvelopeSchema,
   PROBLEM_SCHEMA,

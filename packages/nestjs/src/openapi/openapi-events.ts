@@ -2,7 +2,8 @@
  * The realtime subscribe route (`GET /<collection>/events`, served when an SSE transport is registered): a
  * `text/event-stream` of the entity's events, narrowed by `id` or by a filter in the list grammar.
  */
-import { pluralOf, type EntityDescription } from '@svc/core';
+import { type EntityDescription } from '@svc/core';
+import { pluralOf } from '@svc/core/spi';
 import { filterParameters, type ParameterObject } from './openapi-parameters';
 import type { JsonSchema } from './openapi-schemas';
 import type { ResponseObject } from './openapi-responses';

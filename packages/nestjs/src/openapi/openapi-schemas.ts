@@ -2,17 +2,15 @@
  * JSON Schemas of what Svc serves and takes, built from the description API in OpenAPI 3.1 form: a value that may
  * be null has a type list holding `'null'` (never 3.0's `nullable`), so the document is valid 3.1 as it is.
  */
+import { type EntityDescription, FieldDescription, WriteFieldDescription } from '@svc/core';
 import {
   admitNull,
   columnJsonSchema,
   PROBLEM_JSON_SCHEMA,
   referenceRulesJsonSchema,
   type ColumnSchemaSource,
-  type EntityDescription,
   type SchemaDirection,
-  FieldDescription,
-  WriteFieldDescription,
-} from '@svc/core';
+} from '@svc/core/spi';
 
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,8 @@
  * The names an OpenAPI document gives Svc's operations: `operationId`s that read as a call (`findManyBooks`,
  * `patchOneBook`, `addBookTags`) and stay the same from build to build. Their summaries are the description's.
  */
-import { pluralOf, type OperationDescription } from '@svc/core';
+import { type OperationDescription } from '@svc/core';
+import { pluralOf } from '@svc/core/spi';
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
