@@ -28,7 +28,13 @@ import type { OperationFacts } from '../config/operation-facts';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkKeysetConfig } from '../query/check-keyset-config';
 import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
-import { ARRAY_ACTIONS, buildArrayRelations, splitMemberFields, type ArrayRelation } from '../config/array-relations';
+import {
+  ARRAY_ACTIONS,
+  buildArrayRelations,
+  splitMemberFields,
+  type ArrayRelation,
+  type RelationAction,
+} from '../config/array-relations';
 import { settingsRulesOf } from './validate-custom-operation';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 
@@ -44,7 +50,7 @@ import { ResultCache } from '../cache/result-cache';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { resolveInclude, type IncludeRequest } from './resolve-include';
 import type { QueryErrors } from '../errors/query-errors';
-import type { ApplyArgs } from '../config/entity-config';
+import type { ApplyArgs, CustomOperationConfig } from '../config/entity-config';
 import { buildSelectConfig } from '../query/select-config';
 import { buildSearchConfig } from '../query/search-config';
 import { BUILT_IN_SETTINGS } from '../config/built-in-settings';
@@ -58,6 +64,7 @@ interface EntityScope {
   readonly related?: RelatedMetadata;
   readonly reads: ReadShape;
   readonly inputs: ResolvedEntity['input'];
+  readonly entitySettings: ResolvedSettings;
 }
 
 /** The read-side configuration every read operation of the entity shares. */
@@ -70,6 +77,8 @@ interface ReadShape {
   readonly outputList?: readonly string[];
   readonly includer?: ListQueryConfig['include'];
   readonly relationScope: NonNullable<ListQueryConfig['relationScope']>;
+  /** Another entity served by the same instance. */
+  readonly peer: (target: Function) => ResolvedEntity | undefined;
 }
 
 export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
@@ -87,88 +96,17 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   if (adapter !== args.adapter) args = { ...args, adapter };
   const metadata = adapter.metadata;
   const soft = resolveSoftDelete(name, entitySettings, metadata);
-  const { states, customs } = resolveOperations({
-    entity: name,
-    map: config.operations,
-    globalMap: global.operations,
-    soft,
-    facts: args.operationFacts,
-  });
-  // Resolvers that run per request need the finished entity, which is built last.
-  const self: { entity?: ResolvedEntity } = {};
   const related = adapter.metadataOf?.bind(adapter);
-  const reads = resolveReadShape({ name, args, metadata, related, self });
+  const reads = resolveReadShape({ name, args, metadata, related });
   const arrayRelations = buildArrayRelations(name, metadata, config.relations, adapter);
   const { members, ...inputs } = resolveInputs(name, metadata, args, arrayRelations);
-  const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs };
-  const operations = new Map<string, ResolvedOperation>();
-  for (const [id, state] of states) {
-    const facts = args.operationFacts.get(id);
-    if (facts) operations.set(id, resolveOperation(scope, facts, state));
-  }
-  for (const [id, custom] of customs) {
-    const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config, pickSettings(custom.config)]);
-    const softDelete = soft && resolveSoftDelete(name, settings, metadata);
-    const settingsAs = settingsRulesOf(custom.config, args.operationFacts);
-    refuseUnservedSettings(name, settingsAs, settings, {
-      strategies: args.strategies,
-      realtime: args.publisher?.hasTransports,
-    });
-    const list =
-      custom.config.kind === 'read' ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete }) : undefined;
-    if (list && settingsAs.cardinality === 'many') checkKeysetConfig(name, metadata, list);
-    operations.set(
-      id,
-      resolveCustomOperation({ scope: { name, metadata, args }, id, ...custom, settings, softDelete, list }),
-    );
-  }
-  for (const [relation, array] of arrayRelations) {
-    for (const action of ARRAY_ACTIONS[array.strategy]) {
-      const id = `${relation}:${action}`;
-      // A member list follows the rules of the read by id, a member write those of the replace.
-      const settingsAs = standardOf(args.operationFacts, (standard) =>
-        action === 'list' ? standard.takes.query === 'item' : standard.takes.body === 'update',
-      );
-      const settings = operations.get(settingsAs.id)?.settings ?? entitySettings;
-      operations.set(id, {
-        id,
-        settingsAs,
-        ...(action === 'list' ? {} : { event: 'updated' as const }),
-        reads: action === 'list',
-        state: 'on',
-        settings,
-        scopes: [global, config],
-        softDelete: soft && resolveSoftDelete(name, settings, metadata),
-        policy: config.policy ?? args.globalPolicy,
-        relationWrite: { relation, action },
-      });
-    }
-  }
-  refuseUnknownOverrides(name, operations, args.handlers);
-  const patchHandled = [...operations.values()].some((op) => op.facts?.takes.body === 'patch' && op.handler);
-  const jsonPatched = [...arrayRelations.values()].find((array) => array.strategy === 'jsonPatch');
-  if (patchHandled && jsonPatched) {
-    throw new ConfigurationException({
-      entity: name,
-      path: `relations.${jsonPatched.relation.property}.write.strategy`,
-      message:
-        "is 'jsonPatch', but patchOne has a replacement handler that a JSON Patch would bypass. Use 'resource' or 'replace', or drop the handler.",
-    });
-  }
-  const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
-  // A read's cached entries embed or are selected by the rows of the relations it reads through.
-  for (const { readsThrough = [] } of operations.values())
-    for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
-  refuseUnpartitionedCache(name, operations, args);
-  if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
-  if (![...operations.values()].some((operation) => operation.facts?.kind === 'read')) {
-    // No read is served, but a misspelt allowlist is still a configuration error, found now.
-    buildListQueryConfig({ ...listArgs(scope), settings: entitySettings, softDelete: soft });
-  }
-  const standard = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
-  const listOperation = standard.find((operation) => operation.facts?.answers === 'list');
-  const itemOperation = standard.find((operation) => operation.facts?.answers === 'item');
-  const resolved: ResolvedEntity = Object.freeze({
+  const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs, entitySettings };
+  const operations = resolveAllOperations(scope, arrayRelations);
+  const resultCache = resultCacheOf(scope, operations);
+  const reading = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
+  const listOperation = reading.find((operation) => operation.facts?.answers === 'list');
+  const itemOperation = reading.find((operation) => operation.facts?.answers === 'item');
+  return Object.freeze({
     ...(listOperation ? { listOperation } : {}),
     ...(itemOperation ? { itemOperation } : {}),
     name,
@@ -191,14 +129,119 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     search: reads.search,
     include: reads.include,
     softDeleteOnReads: soft,
-    peer: (other: Function) => args.peers?.(other),
+    peer: reads.peer,
     strategies: args.strategies ?? BUILT_IN_STRATEGIES,
     resultCache,
     cacheScope: resultCache.scopeOf(name, args.cacheScope),
     publisher: args.publisher ?? new RealtimePublisher(),
   });
-  self.entity = resolved;
-  return resolved;
+}
+
+/** The standard operations that are on, then the custom ones, then each array relation's member operations. */
+function resolveAllOperations(
+  scope: EntityScope,
+  arrayRelations: ReadonlyMap<string, ArrayRelation>,
+): Map<string, ResolvedOperation> {
+  const { name, args, soft } = scope;
+  const { states, customs } = resolveOperations({
+    entity: name,
+    map: args.config.operations,
+    globalMap: args.global.operations,
+    soft,
+    facts: args.operationFacts,
+  });
+  const operations = new Map<string, ResolvedOperation>();
+  for (const [id, state] of states) {
+    const facts = args.operationFacts.get(id);
+    if (facts) operations.set(id, resolveOperation(scope, facts, state));
+  }
+  for (const [id, custom] of customs) operations.set(id, resolveCustom(scope, id, custom));
+  for (const [relation, array] of arrayRelations) {
+    for (const action of ARRAY_ACTIONS[array.strategy])
+      operations.set(`${relation}:${action}`, resolveMemberOperation(scope, operations, relation, action));
+  }
+  refuseUnknownOverrides(name, operations, args.handlers);
+  refuseBypassedJsonPatch(name, operations, arrayRelations);
+  if (![...operations.values()].some((operation) => operation.facts?.kind === 'read')) {
+    // No read is served, but a misspelt allowlist is still a configuration error, found now.
+    buildListQueryConfig({ ...listArgs(scope), settings: scope.entitySettings, softDelete: soft });
+  }
+  return operations;
+}
+
+/** A custom operation, under its own settings scope and the rules of the standard operation of its shape. */
+function resolveCustom(
+  scope: EntityScope,
+  id: string,
+  custom: { readonly state: OperationState; readonly config: CustomOperationConfig },
+): ResolvedOperation {
+  const { name, metadata, args } = scope;
+  const settings = mergeSettingsChain(BUILT_IN_SETTINGS, [args.global, args.config, pickSettings(custom.config)]);
+  const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
+  const settingsAs = settingsRulesOf(custom.config, args.operationFacts);
+  refuseUnservedSettings(name, settingsAs, settings, {
+    strategies: args.strategies,
+    realtime: args.publisher?.hasTransports,
+  });
+  const list =
+    custom.config.kind === 'read' ? buildListQueryConfig({ ...listArgs(scope), settings, softDelete }) : undefined;
+  if (list && settingsAs.cardinality === 'many') checkKeysetConfig(name, metadata, list);
+  return resolveCustomOperation({ scope: { name, metadata, args }, id, ...custom, settings, softDelete, list });
+}
+
+/** A relation's member operation: a member list follows the rules of the read by id, a member write the replace's. */
+function resolveMemberOperation(
+  scope: EntityScope,
+  operations: ReadonlyMap<string, ResolvedOperation>,
+  relation: string,
+  action: RelationAction,
+): ResolvedOperation {
+  const { args } = scope;
+  const settingsAs = standardOf(args.operationFacts, (standard) =>
+    action === 'list' ? standard.takes.query === 'item' : standard.takes.body === 'update',
+  );
+  const settings = operations.get(settingsAs.id)?.settings ?? scope.entitySettings;
+  return {
+    id: `${relation}:${action}`,
+    settingsAs,
+    ...(action === 'list' ? {} : { event: 'updated' as const }),
+    reads: action === 'list',
+    state: 'on',
+    settings,
+    scopes: [args.global, args.config],
+    softDelete: scope.soft && resolveSoftDelete(scope.name, settings, scope.metadata),
+    policy: args.config.policy ?? args.globalPolicy,
+    relationWrite: { relation, action },
+  };
+}
+
+/** A JSON Patch relation on an entity whose patch is replaced by a handler would be bypassed: refused at boot. */
+function refuseBypassedJsonPatch(
+  name: string,
+  operations: ReadonlyMap<string, ResolvedOperation>,
+  arrayRelations: ReadonlyMap<string, ArrayRelation>,
+): void {
+  const patchHandled = [...operations.values()].some((op) => op.facts?.takes.body === 'patch' && op.handler);
+  const jsonPatched = [...arrayRelations.values()].find((array) => array.strategy === 'jsonPatch');
+  if (!patchHandled || !jsonPatched) return;
+  throw new ConfigurationException({
+    entity: name,
+    path: `relations.${jsonPatched.relation.property}.write.strategy`,
+    message:
+      "is 'jsonPatch', but patchOne has a replacement handler that a JSON Patch would bypass. Use 'resource' or 'replace', or drop the handler.",
+  });
+}
+
+/** The instance's result cache, told what the entity's reads depend on, and on when any of them caches. */
+function resultCacheOf(scope: EntityScope, operations: ReadonlyMap<string, ResolvedOperation>): ResultCache {
+  const { name, args } = scope;
+  const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
+  // A read's cached entries embed or are selected by the rows of the relations it reads through.
+  for (const { readsThrough = [] } of operations.values())
+    for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
+  refuseUnpartitionedCache(name, operations, args);
+  if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
+  return resultCache;
 }
 
 function resolveReadShape(args: {
@@ -206,9 +249,8 @@ function resolveReadShape(args: {
   args: ResolveEntityArgs;
   metadata: EntityMetadata;
   related?: RelatedMetadata;
-  self: { entity?: ResolvedEntity };
 }): ReadShape {
-  const { name, metadata, related, self } = args;
+  const { name, metadata, related } = args;
   const { config, adapter } = args.args;
   const serverFilter = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
   const maxLength = serverFilter.limits.maxLikePatternLength;
@@ -221,7 +263,9 @@ function resolveReadShape(args: {
     });
   }
   const select = buildSelectConfig(name, metadata, config.select);
+  const peer = (other: Function) => args.args.peers?.(other);
   return {
+    peer,
     select,
     search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength, select }),
     include,
@@ -231,12 +275,12 @@ function resolveReadShape(args: {
     includer:
       include.relations.size > 0
         ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
-            resolveInclude(self.entity!, request, errors, applyArgs)
+            resolveInclude({ name, include, select, peer }, request, errors, applyArgs)
         : undefined,
     relationScope: async (relationName: string, applyArgs: ApplyArgs) => {
       const relation = metadata.relations.find((candidate) => candidate.property === relationName);
-      const peer = relation ? self.entity?.peer(relation.target) : undefined;
-      return peer ? visibleRows(peer, applyArgs) : undefined;
+      const served = relation ? peer(relation.target) : undefined;
+      return served ? visibleRows(served, applyArgs) : undefined;
     },
   };
 }

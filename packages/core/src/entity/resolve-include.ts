@@ -10,8 +10,11 @@ import type { IncludeNode, IncludeRequest } from '../query/include-tree';
 
 export type { IncludeNode, IncludeRequest };
 
+/** What resolving an include needs of the entity it starts from. */
+export type IncludeRoot = Pick<ResolvedEntity, 'name' | 'include' | 'select' | 'peer'>;
+
 export async function resolveInclude(
-  entity: ResolvedEntity,
+  entity: IncludeRoot,
   request: IncludeRequest,
   errors: QueryErrors,
   args: ApplyArgs,
@@ -26,7 +29,7 @@ export async function resolveInclude(
   const add = (path: string, param: string, server: boolean) => {
     const segments = path.split('.');
     let level = roots;
-    let owner: ResolvedEntity | undefined = entity;
+    let owner: IncludeRoot | undefined = entity;
     let ownerConfig: IncludeConfig | undefined = config;
     for (let depth = 0; depth < segments.length; depth++) {
       const name = segments[depth]!;

@@ -15,6 +15,7 @@ import {
   type WordingSubject,
 } from '../config/operation-facts';
 import type { WriteSchema } from '../schema/write-schema';
+import type { ListQueryConfig } from '../query/list-query-config';
 import { realtimeEventsOf } from '../operations/realtime-subscription';
 import { EVENTS_PATH } from '../operations/route-table';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
@@ -207,9 +208,6 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
   const slotOf = (slot: string) =>
     [...entity.operations.values()].find((operation) => operation.facts?.takes.body === slot)?.input;
   const list = findMany?.list ?? findOne?.list;
-  const readable = new Set(entity.select.fields);
-  const includable = new Set(entity.include.relations.keys());
-  const strategy = findMany?.list?.pagination.strategy;
   // Each operation's route; a relation removal is described by its `?ids=` form (`/:memberId` is a shorthand).
   const routes = new Map<string, SvcRoute>();
   for (const route of routeTableOf(entity.config)) if (route.members !== 'param') routes.set(route.operation, route);
@@ -217,29 +215,8 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
     name: entity.name,
     lookup: { param: entity.lookup.param, fields: [...entity.lookup.fields] },
     primaryKeys: [...entity.metadata.primaryKeys],
-    fields: entity.metadata.columns.map((column) => ({
-      name: column.property,
-      kind: column.kind,
-      nullable: column.nullable,
-      primary: column.primary,
-      generated: column.generated,
-      hasDefault: column.hasDefault,
-      ...(column.enumValues ? { enumValues: [...column.enumValues] } : {}),
-      ...(column.length !== undefined ? { length: column.length } : {}),
-      readable: readable.has(column.property),
-      deleteMarker: column.deleteMarker,
-      ...(column.foreignKeyOf ? { foreignKeyOf: column.foreignKeyOf } : {}),
-    })),
-    relations: entity.metadata.relations.map((relation) => {
-      const array = entity.arrayRelations.get(relation.property);
-      return {
-        name: relation.property,
-        kind: relation.kind,
-        target: entity.peer(relation.target)?.name ?? relation.targetName,
-        includable: includable.has(relation.property),
-        ...(array ? { write: { strategy: array.strategy, maxMembers: array.maxMembers } } : {}),
-      };
-    }),
+    fields: fieldsOf(entity),
+    relations: relationsOf(entity),
     write: {
       create: describeSlot(entity, slotOf('create') ?? entity.input.create),
       update: describeSlot(entity, slotOf('update') ?? entity.input.update),
@@ -249,46 +226,15 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
       item: [...(findOne?.list?.outputFields ?? entity.output.fields)],
       list: [...(findMany?.list?.outputFields ?? entity.select.fields)],
     },
-    filter: {
-      fields: list
-        ? [...list.filter.fields].map(([name, field]) => ({
-            name,
-            kind: field.column.kind,
-            operators: [...field.operators],
-          }))
-        : [],
-      limits: { ...(list?.filter.limits ?? entity.serverFilter.limits) },
-      operands: operandsOf(
-        list ? [...list.filter.fields.values()] : [],
-        list?.filter.limits ?? entity.serverFilter.limits,
-      ),
-    },
+    filter: filterOf(entity, list),
     sort: { fields: list ? [...list.sort.fields] : [], default: list ? [...list.sortDefault] : [] },
     select: {
       fields: [...entity.select.fields],
       ...(entity.select.default ? { default: [...entity.select.default] } : {}),
     },
     ...(entity.search ? { search: { fields: [...entity.search.fields], mode: entity.search.mode } } : {}),
-    include: {
-      relations: [...entity.include.relations].map(([name, relation]) => ({
-        name,
-        target: entity.peer(relation.relation.target)?.name ?? relation.relation.targetName,
-        maxDepth: relation.maxDepth,
-        ...(relation.strategy === 'key' ? { keysOnly: true } : {}),
-      })),
-      default: [...entity.include.default],
-      maxDepth: entity.include.maxDepth,
-      maxNodes: entity.include.maxNodes,
-    },
-    pagination: {
-      strategy: strategy?.name ?? 'offset',
-      params: [...(strategy?.params ?? [])],
-      defaultLimit: findMany?.list?.pagination.defaultLimit ?? 0,
-      maxLimit: findMany?.list?.pagination.maxLimit ?? 0,
-      count: findMany?.list?.pagination.count ?? false,
-      ...(strategy?.name === 'since' ? { sinceField: findMany!.list!.pagination.sinceField } : {}),
-      ownsSort: strategy?.ownsSort === true,
-    },
+    include: includeOf(entity),
+    pagination: paginationOf(findMany?.list),
     softDelete: entity.softDeleteOnReads,
     ...realtimeOf(entity),
     operations: [],
@@ -298,6 +244,80 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
     describeOperation({ operation, routes, config: entity.config, subject }),
   );
   return deepFreeze({ ...description, operations });
+}
+
+function fieldsOf(entity: ResolvedEntity): FieldDescription[] {
+  const readable = new Set(entity.select.fields);
+  return entity.metadata.columns.map((column) => ({
+    name: column.property,
+    kind: column.kind,
+    nullable: column.nullable,
+    primary: column.primary,
+    generated: column.generated,
+    hasDefault: column.hasDefault,
+    ...(column.enumValues ? { enumValues: [...column.enumValues] } : {}),
+    ...(column.length !== undefined ? { length: column.length } : {}),
+    readable: readable.has(column.property),
+    deleteMarker: column.deleteMarker,
+    ...(column.foreignKeyOf ? { foreignKeyOf: column.foreignKeyOf } : {}),
+  }));
+}
+
+function relationsOf(entity: ResolvedEntity): RelationDescription[] {
+  const includable = new Set(entity.include.relations.keys());
+  return entity.metadata.relations.map((relation) => {
+    const array = entity.arrayRelations.get(relation.property);
+    return {
+      name: relation.property,
+      kind: relation.kind,
+      target: entity.peer(relation.target)?.name ?? relation.targetName,
+      includable: includable.has(relation.property),
+      ...(array ? { write: { strategy: array.strategy, maxMembers: array.maxMembers } } : {}),
+    };
+  });
+}
+
+function filterOf(entity: ResolvedEntity, list: ListQueryConfig | undefined): EntityDescription['filter'] {
+  const limits = list?.filter.limits ?? entity.serverFilter.limits;
+  return {
+    fields: list
+      ? [...list.filter.fields].map(([name, field]) => ({
+          name,
+          kind: field.column.kind,
+          operators: [...field.operators],
+        }))
+      : [],
+    limits: { ...limits },
+    operands: operandsOf(list ? [...list.filter.fields.values()] : [], limits),
+  };
+}
+
+function includeOf(entity: ResolvedEntity): EntityDescription['include'] {
+  return {
+    relations: [...entity.include.relations].map(([name, relation]) => ({
+      name,
+      target: entity.peer(relation.relation.target)?.name ?? relation.relation.targetName,
+      maxDepth: relation.maxDepth,
+      ...(relation.strategy === 'key' ? { keysOnly: true } : {}),
+    })),
+    default: [...entity.include.default],
+    maxDepth: entity.include.maxDepth,
+    maxNodes: entity.include.maxNodes,
+  };
+}
+
+/** The list's strategy and the parameters it takes (zeros where no list is served). */
+function paginationOf(list: ListQueryConfig | undefined): EntityDescription['pagination'] {
+  const strategy = list?.pagination.strategy;
+  return {
+    strategy: strategy?.name ?? 'offset',
+    params: [...(strategy?.params ?? [])],
+    defaultLimit: list?.pagination.defaultLimit ?? 0,
+    maxLimit: list?.pagination.maxLimit ?? 0,
+    count: list?.pagination.count ?? false,
+    ...(strategy?.name === 'since' && list ? { sinceField: list.pagination.sinceField } : {}),
+    ownsSort: strategy?.ownsSort === true,
+  };
 }
 
 /** What the sentences of an entity's operations are written from. */
