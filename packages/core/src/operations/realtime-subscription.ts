@@ -1,6 +1,6 @@
 /**
  * A realtime subscription: who is listening to an entity's events, and which events each one may receive. It holds
- * the subscriber's context, so `findMany`'s policy and the entity's `filter.apply` decide delivery per subscriber and
+ * the subscriber's context, so the list's policy and the entity's `filter.apply` decide delivery per subscriber and
  * per event with that subscriber's own identity; `deleted` is decided against the row as it was before the delete.
  */
 import type { SvcContext } from '../config/svc-context';
@@ -12,6 +12,7 @@ import type { ColumnKind } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import { matchFilter } from '../query/match-filter';
 import type { QueryPairs } from '../query/parse-query-string';
+import type { ListQueryConfig } from '../query/list-query-config';
 import { readListParams } from '../query/read-list-params';
 import { visibleRows } from '../query/visible-rows';
 import { askPolicy } from '../pipeline/ask-policy';
@@ -53,7 +54,7 @@ export function realtimeEventsOf(entity: ResolvedEntity): RealtimeEventId[] {
 
 /**
  * Opens a subscription, checking what a list read would check before the stream opens: realtime on (404 otherwise),
- * `findMany` served (405) and allowed by its policy for this context (403), the filter against `filter.fields` (400).
+ * the list served (405) and allowed by its policy for this context (403), the filter against `filter.fields` (400).
  */
 export async function openSubscription(
   entity: ResolvedEntity,
@@ -65,28 +66,28 @@ export async function openSubscription(
       detail: `${entity.name} publishes no realtime events. Turn realtime on for it to subscribe.`,
     });
   }
-  const findMany = entity.listOperation;
-  if (!findMany || findMany.state !== 'on' || !findMany.list) {
+  const listing = entity.listOperation;
+  if (!listing || listing.state !== 'on' || !listing.list) {
     throw new SvcException('SVC_OPERATION_DISABLED', {
-      detail: `Subscribing to ${entity.name} events reads like ${findMany?.id ?? 'its list'}, which is disabled here.`,
+      detail: `Subscribing to ${entity.name} events reads like ${listing?.id ?? 'its list'}, which is disabled here.`,
     });
   }
   const context = options.context ?? {};
-  const { filter, id } = readSubscriptionQuery(options.query, findMany);
-  if (!(await allowed(findMany, context))) {
+  const { filter, id } = readSubscriptionQuery(options.query, listing.list);
+  if (!(await allowed(listing, context))) {
     throw new SvcException('SVC_FORBIDDEN', { detail: `You may not read ${entity.name} rows, so not their events.` });
   }
   const kinds = kindsOf(entity);
   return {
     entity: entity.name,
     events,
-    admit: (event) => admit({ entity, findMany, context, filter, id, kindOf: (field) => kinds.get(field) }, event),
+    admit: (event) => admit({ entity, listing, context, filter, id, kindOf: (field) => kinds.get(field) }, event),
   };
 }
 
 interface Subscriber {
   readonly entity: ResolvedEntity;
-  readonly findMany: ResolvedOperation;
+  readonly listing: ResolvedOperation;
   readonly context: SvcContext;
   readonly filter?: FilterNode;
   readonly id?: string;
@@ -101,9 +102,9 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   if (!subject) return undefined;
   if (subscriber.id !== undefined && lookupOf(entity, subject) !== subscriber.id) return undefined;
   // The policy and the scope are asked again per event: a caller's rights may have changed since it subscribed.
-  if (!(await allowed(subscriber.findMany, context))) return undefined;
+  if (!(await allowed(subscriber.listing, context))) return undefined;
   // A question of its own per event (never kept): the caller's scope may have changed since the last one.
-  const scope = await visibleRows(entity, { operation: subscriber.findMany.id, context });
+  const scope = await visibleRows(entity, { operation: subscriber.listing.id, context });
   const where = andFilters(scope, subscriber.filter);
   if (!where) return asServedBy(entity, event);
   const verdict = matchFilter(where, subject, subscriber.kindOf);
@@ -170,16 +171,16 @@ function servedNamesOf(entity: ResolvedEntity): ServedNames {
   return names;
 }
 
-async function allowed(findMany: ResolvedOperation, context: SvcContext): Promise<boolean> {
-  return askPolicy(findMany.policy, { operation: findMany.id, context });
+async function allowed(listing: ResolvedOperation, context: SvcContext): Promise<boolean> {
+  return askPolicy(listing.policy, { operation: listing.id, context });
 }
 
-/** The filter (list grammar, `findMany`'s allowlists, own columns) and the row id of a subscription's query. */
+/** The filter (list grammar, the list's allowlists, own columns) and the row id of a subscription's query. */
 function readSubscriptionQuery(
   query: SubscribeOptions['query'],
-  findMany: ResolvedOperation,
+  list: ListQueryConfig,
 ): { filter?: FilterNode; id?: string } {
-  const allowlist = findMany.list!.filter;
+  const allowlist = list.filter;
   const errors = new QueryErrors();
   let filter: FilterNode | undefined;
   let id: string | undefined;
