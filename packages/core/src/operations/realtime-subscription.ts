@@ -7,7 +7,6 @@ import type { SvcContext } from '../config/svc-context';
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import { QueryErrors } from '../errors/query-errors';
-import { SvcException } from '../errors/svc-exception';
 import type { ColumnKind } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import { matchFilter } from '../query/match-filter';
@@ -53,36 +52,29 @@ export function realtimeEventsOf(entity: ResolvedEntity): RealtimeEventId[] {
 }
 
 /**
- * Opens a subscription, checking what a list read would check before the stream opens: realtime on (404 otherwise),
- * the list served (405) and allowed by its policy for this context (403), the filter against `filter.fields` (400).
+ * The subscription of one subscriber, once the subscribe steps have let it open: each event is admitted against the
+ * list's policy, the entity's scope and the subscriber's filter, asked again per event.
  */
-export async function openSubscription(
-  entity: ResolvedEntity,
-  options: SubscribeOptions = {},
-): Promise<RealtimeSubscription> {
-  const events = realtimeEventsOf(entity);
-  if (events.length === 0) {
-    throw new SvcException('SVC_ROUTE_NOT_FOUND', {
-      detail: `${entity.name} publishes no realtime events. Turn realtime on for it to subscribe.`,
-    });
-  }
-  const listing = entity.listOperation;
-  if (!listing || listing.state !== 'on' || !listing.list) {
-    throw new SvcException('SVC_OPERATION_DISABLED', {
-      detail: `Subscribing to ${entity.name} events reads like ${listing?.id ?? 'its list'}, which is disabled here.`,
-    });
-  }
-  const context = options.context ?? {};
-  const { filter, id } = readSubscriptionQuery(options.query, listing.list);
-  if (!(await allowed(listing, context))) {
-    throw new SvcException('SVC_FORBIDDEN', { detail: `You may not read ${entity.name} rows, so not their events.` });
-  }
+export function subscriptionOf(args: {
+  readonly entity: ResolvedEntity;
+  readonly events: readonly RealtimeEventId[];
+  readonly listing: ResolvedOperation;
+  readonly context: SvcContext;
+  readonly filter?: FilterNode;
+  readonly id?: string;
+}): RealtimeSubscription {
+  const { entity, events, listing, context, filter, id } = args;
   const kinds = kindsOf(entity);
   return {
     entity: entity.name,
     events,
     admit: (event) => admit({ entity, listing, context, filter, id, kindOf: (field) => kinds.get(field) }, event),
   };
+}
+
+/** Whether the list's policy lets this context read the entity's rows (and so their events). */
+export function listAllowed(listing: ResolvedOperation, context: SvcContext): Promise<boolean> {
+  return allowed(listing, context);
 }
 
 interface Subscriber {
@@ -176,7 +168,7 @@ async function allowed(listing: ResolvedOperation, context: SvcContext): Promise
 }
 
 /** The filter (list grammar, the list's allowlists, own columns) and the row id of a subscription's query. */
-function readSubscriptionQuery(
+export function readSubscriptionQuery(
   query: SubscribeOptions['query'],
   list: ListQueryConfig,
 ): { filter?: FilterNode; id?: string } {

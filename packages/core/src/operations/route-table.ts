@@ -6,13 +6,12 @@ import type { CustomOperationConfig, EntityConfig, RouteOptions } from '../confi
 import type { HttpMethod } from '../config/operation-facts';
 import type { OperationDefinition } from './operation-definition';
 import { definitionOf, STANDARD_OPERATIONS } from './operation-registry';
+import { subscribe } from './definitions/subscribe';
 
 export type { HttpMethod };
 
 /** The realtime subscription route of an entity whose `realtime` is on (Server-Sent Events). */
-export const EVENTS_PATH = 'events';
-/** The route-table name of the subscription route (not an operation: it runs no pipeline). */
-export const EVENTS_OPERATION = 'events';
+export const EVENTS_PATH = subscribe.route.path;
 
 /** One route of an entity: the operation behind it, its verb and path, and what it reads off the request. */
 export interface SvcRoute {
@@ -74,9 +73,9 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
   const item = STANDARD_OPERATIONS.find((definition) => definition.kind === 'read' && definition.takes.id);
   // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves.
   standard.push({
-    operation: EVENTS_OPERATION,
-    method: 'GET',
-    path: EVENTS_PATH,
+    operation: subscribe.id,
+    method: subscribe.route.method,
+    path: subscribe.route.path,
     body: false,
     query: true,
     stream: true,

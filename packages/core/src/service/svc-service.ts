@@ -5,11 +5,8 @@ import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
 import type { SvcEngine } from './svc-engine';
 import { describeEntity, type EntityDescription } from './entity-description';
-import {
-  openSubscription,
-  type RealtimeSubscription,
-  type SubscribeOptions,
-} from '../operations/realtime-subscription';
+import type { RealtimeSubscription, SubscribeOptions } from '../operations/realtime-subscription';
+import { subscribe } from '../operations/definitions/subscribe';
 
 /** Per-call options: the last link of the settings chain and the context policy and `apply` see. */
 export interface CallOptions {
@@ -40,7 +37,7 @@ export class SvcService<T = Record<string, unknown>> {
    * per event by `admit`, which answers the event as this caller may see it, or undefined.
    */
   subscribe(options: SubscribeOptions = {}): Promise<RealtimeSubscription> {
-    return openSubscription(this.engine.entity, options);
+    return subscribe.open(this.engine.entity, options);
   }
 
   findMany(query: FindManyQuery = {}, opts?: CallOptions): Promise<ListEnvelope<T>> {
