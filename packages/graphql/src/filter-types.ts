@@ -10,8 +10,10 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLString,
+  type GraphQLEnumType,
   type GraphQLInputFieldConfig,
   type GraphQLInputType,
+  type GraphQLScalarType,
 } from 'graphql';
 import type { OperandDescription } from '@svc/core';
 import { pascal } from './graphql-names';
@@ -151,7 +153,7 @@ function flatten(
 }
 
 /** The GraphQL type of an operand, by its shape. */
-function operandType(operand: OperandDescription, leaf: GraphQLInputType): GraphQLInputType {
+function operandType(operand: OperandDescription, leaf: GraphQLScalarType | GraphQLEnumType): GraphQLInputType {
   switch (operand.shape) {
     case 'flag':
       return GraphQLBoolean;
