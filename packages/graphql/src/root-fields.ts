@@ -72,6 +72,18 @@ function guardedAll(args: EntityFieldsArgs, fields: Record<string, Field>): Reco
   return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, guarded(args, field)]));
 }
 
+/** The selection of a field that answers one row, as the `select` and `include` pairs of a read by id. */
+function itemShape(args: EntityFieldsArgs, info: GraphQLResolveInfo): ReturnType<typeof shapePairs> {
+  return shapePairs({
+    plan: args.plan,
+    sets: selectionSets(info),
+    fragments: info.fragments,
+    variables: info.variableValues,
+    served: args.plan.outputItem,
+    plans: args.plans,
+  });
+}
+
 function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
   return info.fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
 }
@@ -94,14 +106,7 @@ function itemField(args: EntityFieldsArgs, operation: OperationDescription): Fie
     description: `One ${plan.typeName} by its ${plan.description.lookup.param}.`,
     args: ID_ARG,
     resolve: async (_source, input, context, info) => {
-      const { pairs } = shapePairs({
-        plan,
-        sets: selectionSets(info),
-        fragments: info.fragments,
-        variables: info.variableValues,
-        served: plan.outputItem,
-        plans: args.plans,
-      });
+      const { pairs } = itemShape(args, info);
       return (await execute(args, context, { operation: operation.id, id: input['id'], query: pairs })).body;
     },
   };
@@ -220,14 +225,7 @@ async function writeThenAnswer(
   write: { readonly request: Omit<ExecuteRequest, 'context'>; readonly idOf: (response: ExecuteResponse) => unknown },
 ): Promise<unknown> {
   const { plan } = args;
-  const { pairs, hasRelations } = shapePairs({
-    plan,
-    sets: selectionSets(info),
-    fragments: info.fragments,
-    variables: info.variableValues,
-    served: plan.outputItem,
-    plans: args.plans,
-  });
+  const { pairs, hasRelations } = itemShape(args, info);
   const reread = hasRelations ? plan.item : undefined;
   if (reread) {
     const request = { operation: reread.id, id: write.request.id, query: pairs };

@@ -73,3 +73,22 @@ export function pluralOf(word: string): string {
   if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
   return `${word}s`;
 }
+
+/** The standard list of rows (findMany's shape). */
+export function listsRows(facts: OperationFacts): boolean {
+  return facts.answers === 'list';
+}
+
+/** The standard read of one row by its id (findOne's shape). */
+export function readsById(facts: OperationFacts): boolean {
+  return facts.kind === 'read' && facts.takes.id;
+}
+
+/**
+ * The standard operation of a shape: the one whose rules a custom or relation operation follows. The registry has
+ * one of every shape asked for, so none found is a fault of the registry.
+ */
+export function standardOf(facts: Iterable<OperationFacts>, test: (facts: OperationFacts) => boolean): OperationFacts {
+  for (const standard of facts) if (test(standard)) return standard;
+  throw new Error('The operation registry has no standard operation of this shape.');
+}

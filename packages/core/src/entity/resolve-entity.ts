@@ -24,7 +24,7 @@ import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './res
 
 export type { ResolveEntityArgs };
 import type { ResolvedSettings, SvcSettings } from '../config/svc-settings';
-import type { OperationFacts } from '../config/operation-facts';
+import { listsRows, readsById, standardOf, type OperationFacts } from '../config/operation-facts';
 import { validateEntityConfig } from './validate-entity-config';
 import { checkKeysetConfig } from '../query/check-keyset-config';
 import { refuseUnknownOverrides, resolveCustomOperation } from './resolve-custom-operation';
@@ -103,9 +103,9 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs, entitySettings };
   const operations = resolveAllOperations(scope, arrayRelations);
   const resultCache = resultCacheOf(scope, operations);
-  const reading = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
-  const listOperation = reading.find((operation) => operation.facts?.answers === 'list');
-  const itemOperation = reading.find((operation) => operation.facts?.answers === 'item');
+  const standard = [...operations.values()];
+  const listOperation = standard.find((operation) => operation.facts && listsRows(operation.facts));
+  const itemOperation = standard.find((operation) => operation.facts && readsById(operation.facts));
   return Object.freeze({
     ...(listOperation ? { listOperation } : {}),
     ...(itemOperation ? { itemOperation } : {}),
@@ -197,8 +197,9 @@ function resolveMemberOperation(
   action: RelationAction,
 ): ResolvedOperation {
   const { args } = scope;
-  const settingsAs = standardOf(args.operationFacts, (standard) =>
-    action === 'list' ? standard.takes.query === 'item' : standard.takes.body === 'update',
+  const settingsAs = standardOf(
+    args.operationFacts.values(),
+    action === 'list' ? readsById : (standard) => standard.takes.body === 'update',
   );
   const settings = operations.get(settingsAs.id)?.settings ?? scope.entitySettings;
   return {
@@ -448,11 +449,4 @@ function pickSettings(opConfig: object): SvcSettings {
   const out: Record<string, unknown> = {};
   for (const key of SETTINGS_KEYS) if (key in opConfig) out[key] = (opConfig as Record<string, unknown>)[key];
   return out as SvcSettings;
-}
-
-/** The standard operation of a shape (the registry has one of each shape a custom or relation operation follows). */
-function standardOf(facts: ReadonlyMap<string, OperationFacts>, test: (facts: OperationFacts) => boolean) {
-  const found = [...facts.values()].find(test);
-  if (!found) throw new Error('The operation registry has no standard operation of this shape.');
-  return found;
 }

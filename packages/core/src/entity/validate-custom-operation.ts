@@ -3,7 +3,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import { isStandardSchema } from '../schema/body-validators';
 import { suggestion } from '../config/did-you-mean';
 import type { CustomOperationConfig } from '../config/entity-config';
-import type { OperationFacts } from '../config/operation-facts';
+import { listsRows, readsById, standardOf, type OperationFacts } from '../config/operation-facts';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const CUSTOM_EXTRAS = ['handler', 'kind', 'cardinality', 'enabled', 'policy', 'schema', 'meta', 'realtimeEvent'];
@@ -18,13 +18,9 @@ export function settingsRulesOf(
   config: Pick<CustomOperationConfig, 'kind' | 'cardinality'>,
   facts: ReadonlyMap<string, OperationFacts>,
 ): OperationFacts {
-  const read = config.kind === 'read';
-  const many = config.cardinality === 'many';
-  for (const standard of facts.values()) {
-    if (read && standard.kind === 'read' && (standard.cardinality === 'many') === many) return standard;
-    if (!read && standard.kind === 'write' && !standard.takes.id) return standard;
-  }
-  throw new Error('The operation registry has no standard operation of this shape.');
+  if (config.kind !== 'read')
+    return standardOf(facts.values(), (standard) => standard.kind === 'write' && !standard.takes.id);
+  return standardOf(facts.values(), config.cardinality === 'many' ? listsRows : readsById);
 }
 
 export function checkCustomOperationConfig(

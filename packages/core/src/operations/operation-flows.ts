@@ -5,7 +5,7 @@
  * or the request stay in the list as a `branch`.
  */
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
-import { checkStages, withPhase, type Stage } from '../pipeline/stage';
+import { checkStages, ENDS, withPhase, type Stage } from '../pipeline/stage';
 import { afterCommitStage } from '../pipeline/stages/after-commit-stage';
 import { assertOutputStage, successStatusStage } from '../pipeline/stages/output-stage';
 import { customReadStages } from './definitions/custom-read';
@@ -13,6 +13,7 @@ import { customWriteStages } from './definitions/custom-write';
 import { memberListStages } from './definitions/member-list';
 import { memberWriteStages } from './definitions/member-write';
 import { definitionOf } from './operation-registry';
+import type { OperationDefinition } from './operation-definition';
 
 /** An operation's resolved stages; `jsonPatch` is the list of its RFC 6902 form, where it has one. */
 export interface OperationFlow {
@@ -26,7 +27,7 @@ export function resolveFlow(entity: ResolvedEntity, operation: ResolvedOperation
   const jsonPatch = definition?.jsonPatch?.(entity);
   const name = `${entity.name}.${operation.id}`;
   return {
-    stages: checked(name, withEnds(operation, ownStages(entity, operation))),
+    stages: checked(name, withEnds(operation, ownStages(entity, operation, definition))),
     ...(jsonPatch ? { jsonPatch: checked(`${name} (JSON Patch)`, withEnds(operation, jsonPatch)) } : {}),
   };
 }
@@ -47,13 +48,18 @@ function withEnds(operation: ResolvedOperation, stages: readonly Stage[]): Stage
 
 /** A list whose every stage has what it needs before it runs, and which ends with a response: else the boot stops. */
 function checked(name: string, stages: Stage[]): Stage[] {
-  if (!checkStages(name, stages).has('response')) {
+  const gives = checkStages(name, stages);
+  if (gives !== ENDS && !gives.has('response')) {
     throw new Error(`${name}: no stage of the list gives the response. End it with an output stage.`);
   }
   return stages;
 }
 
-function ownStages(entity: ResolvedEntity, operation: ResolvedOperation): Stage[] {
+function ownStages(
+  entity: ResolvedEntity,
+  operation: ResolvedOperation,
+  definition: OperationDefinition | undefined,
+): Stage[] {
   if (operation.custom) {
     return operation.custom.kind === 'read'
       ? customReadStages(entity, operation)
@@ -64,7 +70,6 @@ function ownStages(entity: ResolvedEntity, operation: ResolvedOperation): Stage[
       ? memberListStages(entity, operation)
       : memberWriteStages(entity, operation);
   }
-  const definition = definitionOf(operation.id);
   if (!definition) throw new Error(`${operation.id} is neither a standard, a custom nor a relation operation.`);
   return operation.handler ? definition.replaced(entity, operation) : definition.stages(entity, operation);
 }

@@ -3,7 +3,7 @@
  * from the config alone (routes exist before the adapter's metadata is known), in match order.
  */
 import type { CustomOperationConfig, EntityConfig, RouteOptions } from '../config/entity-config';
-import type { HttpMethod } from '../config/operation-facts';
+import { listsRows, readsById, type HttpMethod } from '../config/operation-facts';
 import type { OperationDefinition } from './operation-definition';
 import { definitionOf, STANDARD_OPERATIONS } from './operation-registry';
 import { subscribe } from './definitions/subscribe';
@@ -69,8 +69,8 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
         ...(definition.jsonPatch ? { jsonPatch: true } : {}),
       };
     });
-  const list = STANDARD_OPERATIONS.find((definition) => definition.answers === 'list');
-  const item = STANDARD_OPERATIONS.find((definition) => definition.kind === 'read' && definition.takes.id);
+  const list = STANDARD_OPERATIONS.find(listsRows);
+  const item = STANDARD_OPERATIONS.find(readsById);
   // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves.
   standard.push({
     operation: subscribe.id,

@@ -47,23 +47,6 @@ export interface FlowState {
 
 export type FlowKey = keyof FlowState;
 
-const FLOW_KEYS: readonly FlowKey[] = [
-  'lookup',
-  'values',
-  'body',
-  'plan',
-  'shape',
-  'session',
-  'before',
-  'key',
-  'row',
-  'result',
-  'changed',
-  'touches',
-  'work',
-  'response',
-] satisfies readonly FlowKey[];
-
 /**
  * The phases of an operation, in the order they run: refuse a request the operation cannot take (`gate`), read the
  * id, the body and the query (`input`), resolve the read (`plan`), ask whether the caller may (`guard`), read or write
@@ -210,7 +193,7 @@ export function branch<N extends FlowKey = never>(
 /**
  * Checks that every stage's needs are given by an earlier stage (inner stages see what their enclosing stage gives,
  * a branch gives what both of its lists give), and throws naming the stage, the need, and the stage that gives it too
- * late. Returns what the list gives.
+ * late. Returns what the list gives, or `ENDS` for a list that always ends in a refusal (nothing after it runs).
  */
 export function checkStages(
   operation: string,
@@ -218,11 +201,10 @@ export function checkStages(
   given: ReadonlySet<FlowKey> = new Set(),
   /** The stages after the enclosing one, where a stage that gives a need too late may be. */
   after: readonly Stage[] = [],
-): Set<FlowKey> {
+): Set<FlowKey> | typeof ENDS {
   const have = new Set(given);
   for (const [index, current] of stages.entries()) {
-    // Nothing after a refusal runs: the list is complete there.
-    if (current.refuses) return new Set<FlowKey>([...FLOW_KEYS]);
+    if (current.refuses) return ENDS;
     for (const need of current.needs) {
       if (have.has(need)) continue;
       const late = flatten([...stages.slice(index + 1), ...after]).find((later) => later.gives.includes(need));
@@ -236,7 +218,10 @@ export function checkStages(
       const rest = [...stages.slice(index + 1), ...after];
       const then = checkStages(operation, current.inner, new Set([...inside, ...(current.proves ?? [])]), rest);
       const both = current.otherwise ? intersect(then, checkStages(operation, current.otherwise, inside, rest)) : then;
-      if (current.innerGives === 'all') for (const key of both) have.add(key);
+      if (current.innerGives === 'all') {
+        if (both === ENDS) return ENDS;
+        for (const key of both) have.add(key);
+      }
     }
     for (const key of current.gives) have.add(key);
     for (const key of current.lends ?? []) have.delete(key);
@@ -248,7 +233,13 @@ function flatten(stages: readonly Stage[]): Stage[] {
   return stages.flatMap((current) => [current, ...flatten(current.inner ?? []), ...flatten(current.otherwise ?? [])]);
 }
 
-function intersect(a: ReadonlySet<FlowKey>, b: ReadonlySet<FlowKey>): Set<FlowKey> {
+/** What a list that always refuses gives: it never hands anything on, so it constrains nothing after it. */
+export const ENDS = 'ends';
+
+/** What the stages after a branch may read: what both of its lists give (a list that refuses gives the other's). */
+function intersect(a: Set<FlowKey> | typeof ENDS, b: Set<FlowKey> | typeof ENDS): Set<FlowKey> | typeof ENDS {
+  if (a === ENDS) return b;
+  if (b === ENDS) return a;
   return new Set([...a].filter((key) => b.has(key)));
 }
 

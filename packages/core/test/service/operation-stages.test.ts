@@ -323,6 +323,16 @@ describe('what the stages need and give', () => {
     expect(() => checkStages('x', [branch('both', {}, () => true, [gives], [gives]), needs])).not.toThrow();
   });
 
+  it('takes a list that always refuses as complete, and a branch with one as giving what the other gives', () => {
+    const refuse = stage('refuse', { phase: 'gate', refuses: true }, () => {
+      throw new Error('refused');
+    });
+    const gives = stage('gives', { phase: 'act', gives: ['row'] }, () => undefined);
+    const needs = stage('needs', { phase: 'respond', needs: ['row'] }, () => undefined);
+    expect(checkStages('x', [refuse, needs])).toBe('ends');
+    expect(() => checkStages('x', [branch('either', {}, () => true, [refuse], [gives]), needs])).not.toThrow();
+  });
+
   it('types what a stage needs as given, and the rest as maybe absent', () => {
     stage('typed', { phase: 'act', needs: ['lookup'] }, (_call, state) => {
       const lookup: Record<string, unknown> = state.lookup;

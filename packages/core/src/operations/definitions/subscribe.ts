@@ -18,9 +18,6 @@ export const subscribe = Object.freeze({
   /** Its name in the route table (it runs no stage list: it opens a stream). */
   id: 'events',
   route: { method: 'GET', path: 'events' } as const,
-  takes: { id: false, body: 'none', query: 'list' } as const,
-  /** The steps, in the order `open` runs them. */
-  steps: ['realtimeOn', 'listServed', 'query', 'policy', 'subscription'] as const,
   open,
 });
 
