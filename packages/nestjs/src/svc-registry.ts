@@ -99,6 +99,8 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
       this.controllers().map(({ controller, service }) => ({ controller, description: service.describe() })),
       { streams: this.sse !== undefined },
     );
+    // A shared cache store connects before the app serves (bounded by the store), so the first reads are shared too.
+    await this.options.cacheStore?.ready?.();
     const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
     app?.set?.('etag', false);

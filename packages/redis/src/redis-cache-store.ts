@@ -13,6 +13,7 @@ import {
   isReady,
   keyPrefixOf,
   openRedis,
+  whenReady,
   positiveInteger,
   type RedisConnection,
   type RedisPartOptions,
@@ -151,6 +152,14 @@ export class RedisCacheStore implements CacheStore {
       this.reporter.failed(error);
       throw error;
     }
+  }
+
+  /**
+   * Waits, at most `timeoutMs`, for the connection to take commands: Svc calls it before the app serves, so the first
+   * reads are cached and shared. False when Redis did not answer in time; reads then go uncached until it does.
+   */
+  ready(timeoutMs = 2000): Promise<boolean> {
+    return whenReady(this.client, timeoutMs);
   }
 
   /** Closes the connection when this store opened it. */

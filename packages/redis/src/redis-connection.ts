@@ -46,6 +46,25 @@ export function isReady(client: Redis): boolean {
   return client.status === 'ready';
 }
 
+/**
+ * Resolves true once the client can take commands, or false after `ms` (Redis down or slow to connect: the part keeps
+ * reconnecting and serves without Redis meanwhile).
+ */
+export function whenReady(client: Redis, ms: number): Promise<boolean> {
+  if (isReady(client)) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
+    const done = (ready: boolean): void => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    timer.unref();
+    client.on('ready', onReady);
+  });
+}
+
 /** `work`, failing after `ms` if it has not settled (a client the app passed may have no timeout of its own). */
 export function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {

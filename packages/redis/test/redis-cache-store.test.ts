@@ -120,6 +120,25 @@ describeWithRedis('redisCacheStore (SVC_TEST_REDIS_URL)', () => {
     }
   });
 
+  it('says when it can serve: at once when connected, false after its wait when Redis cannot be reached', async () => {
+    expect(await one.ready()).toBe(true);
+    const fresh = redisCacheStore({ url: REDIS_URL! }, { keyPrefix, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    const dead = redisCacheStore({ url: 'redis://127.0.0.1:1' }, { onError: () => undefined });
+    try {
+      // A store just made is still connecting: ready() waits for it, so its first read already reaches Redis.
+      expect(await fresh.ready(10_000)).toBe(true);
+      expect(await fresh.get('Fresh|findOne|1|null|')).toBeUndefined();
+      await fresh.set('Fresh|findOne|1|null|', { n: 1 }, 5);
+      expect(await two.get('Fresh|findOne|1|null|')).toEqual({ n: 1 });
+      const start = Date.now();
+      expect(await dead.ready(300)).toBe(false);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(250);
+    } finally {
+      await fresh.close();
+      await dead.close();
+    }
+  });
+
   it('stores again once the reads that straddled a write are done', async () => {
     const key = 'Note|findOne|8|null|';
     expect(await one.get(key)).toBeUndefined();

@@ -10,4 +10,9 @@ export interface CacheStore {
   set(key: string, value: unknown, ttlSeconds: number): void | Promise<void>;
   /** Drops every entry of `entity` (keys start with `<entity>|`). */
   invalidate(entity: string): void | Promise<void>;
+  /**
+   * A store that connects somewhere resolves once it can serve (or gives up waiting, bounded by itself): the module
+   * awaits it before the app serves, so the first reads are already cached and shared.
+   */
+  ready?(): Promise<unknown>;
 }
