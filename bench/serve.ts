@@ -1,8 +1,16 @@
 /**
  * The server process: boots the Svc app and the hand-written app (BENCH_APPS, default both) over the same database,
  * each on its own port, and reports the ports to the parent (`bench/run.ts`) over IPC.
+ *
+ * BENCH_TRACING sets how Svc traces: `api` (the default: spans asked of the OpenTelemetry API, with no SDK), `off`
+ * (`tracing: false`) or `sdk` (an SDK registered in this process, batching every span to an exporter that drops it:
+ * the cost of recording spans, without the cost of sending them anywhere). The hand-written app has no spans in any
+ * of them, so its figures are the control between runs.
  */
 import 'reflect-metadata';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -28,12 +36,29 @@ export type BenchAppName = 'svc' | 'handwritten';
 export type ServerMessage =
   { type: 'ready'; ports: Partial<Record<BenchAppName, number>> } | { type: 'error'; message: string };
 
+const TRACING = process.env['BENCH_TRACING'] ?? 'api';
+if (!['api', 'off', 'sdk'].includes(TRACING)) throw new Error(`BENCH_TRACING must be api, off or sdk; got ${TRACING}`);
+
+/** Takes every batch of spans and drops it. */
+const DROP_SPANS: SpanExporter = {
+  export: (_spans, done) => done({ code: 0 }),
+  shutdown: () => Promise.resolve(),
+};
+
+if (TRACING === 'sdk') {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(DROP_SPANS)] }));
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+}
+
 @Module({})
 class SvcBenchModule {
   static forDatabase(db: BenchDatabase): DynamicModule {
     return {
       module: SvcBenchModule,
-      imports: [TypeOrmModule.forRoot(benchDataSourceOptions(db)), SvcModule.forRoot({ infrastructure: typeorm() })],
+      imports: [
+        TypeOrmModule.forRoot(benchDataSourceOptions(db)),
+        SvcModule.forRoot({ infrastructure: typeorm(), tracing: TRACING !== 'off' }),
+      ],
       controllers: [SvcBooksController, SvcCachedBooksController, SvcAuthorsController, SvcCustomBooksController],
     };
   }

@@ -11,11 +11,14 @@ import { NestFactory } from '@nestjs/core';
 import { serveApiDocs } from './api-docs';
 import { AppModule } from './app.module';
 import { BookstoreSeeder } from './bookstore-seeder';
+import { startTracing } from './tracing';
 
 const VERBOSE = process.env['VERBOSE'] === '1' || process.argv.includes('--verbose');
 const QUIET_LOG_LEVELS: LogLevel[] = ['warn', 'error'];
 
 async function main(): Promise<void> {
+  // Before the app exists, so every operation it runs is traced (TRACE=console prints the spans).
+  const tracing = startTracing();
   const app = await NestFactory.create(AppModule.forRoot(), { logger: VERBOSE ? undefined : QUIET_LOG_LEVELS });
   stopOnSignals(app);
   serveApiDocs(app);
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   const seeded = app.get(BookstoreSeeder).seeded;
   if (seeded) console.log(seeded);
+  if (tracing) console.log('Tracing: every operation prints its span (TRACE=console).');
   console.log(surfaces(`http://localhost:${port}`));
 }
 

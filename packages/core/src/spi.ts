@@ -6,6 +6,7 @@
 export { MAX_CONFIGURABLE_DEPTH as MAX_INPUT_DEPTH, nestsDeeperThan } from './schema/input-depth';
 export type { GatedCall, OperationGate, SurfaceCall } from './service/operation-gate';
 export { checkGated, executeGated } from './service/operation-gate';
+export { countStatement } from './service/operation-span';
 export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
 export { STANDARD_OPERATIONS } from './operations/operation-registry';

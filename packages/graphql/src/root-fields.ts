@@ -50,7 +50,12 @@ async function execute(
   contextValue: unknown,
   request: Omit<ExecuteRequest, 'context'>,
 ): Promise<ExecuteResponse> {
-  return executeGated({ service: args.plan.service, request, context: args.contextOf(contextValue), gate: args.gate });
+  return executeGated({
+    service: args.plan.service,
+    request: { ...request, surface: 'graphql' },
+    context: args.contextOf(contextValue),
+    gate: args.gate,
+  });
 }
 
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */

@@ -105,7 +105,12 @@ export class SvcTool {
       const problems = validateArguments(this.definition.inputSchema, input);
       if (problems.length > 0) throw argumentsException(problems);
       const request = this.requestOf(input);
-      const response = await executeGated({ service: this.service, request, context, gate: this.gate });
+      const response = await executeGated({
+        service: this.service,
+        request: { ...request, surface: 'mcp' },
+        context,
+        gate: this.gate,
+      });
       if (this.described.answers === 'none')
         return successResult({ id: request.id, [receiptFlagOf(this.described)]: true });
       return successResult(response.body);

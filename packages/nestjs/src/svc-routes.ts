@@ -152,6 +152,7 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
         headers: { ifMatch: header(request, 'if-match'), ifNoneMatch: header(request, 'if-none-match') },
         jsonPatch: takesJsonPatch === true && isJsonPatch(request),
         context: { request },
+        surface: 'rest',
       });
       setHeader(response, 'X-Request-Id', requestIdOf(request));
       for (const [name, value] of Object.entries(result.headers)) setHeader(response, name, value);

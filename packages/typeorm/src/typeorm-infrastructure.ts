@@ -5,6 +5,7 @@ import { DataSource, InstanceChecker } from 'typeorm';
 import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
 import { typeormPlatform } from './typeorm-platform';
 import { guardConnectionErrors } from './connection-error-guard';
+import { tallyStatements } from './statement-tally';
 
 export interface TypeOrmInfrastructureOptions {
   /**
@@ -37,6 +38,7 @@ export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfr
       if (!dataSource) throw missingDataSource(target);
       if (!dataSource.isInitialized) throw uninitializedDataSource(target);
       guardConnectionErrors(dataSource);
+      tallyStatements(dataSource);
       const adapter = new TypeOrmRepositoryAdapter(dataSource, target);
       adapters.set(target, adapter);
       return adapter;

@@ -18,6 +18,11 @@ export interface ExecuteRequest {
   /** patchOne: the body is an RFC 6902 document (`application/json-patch+json`), not an object of fields. */
   readonly jsonPatch?: boolean;
   readonly context?: SvcContext;
+  /**
+   * The surface that made the call, as the operation's span names it: `rest`, `graphql`, `mcp`, `sse`.
+   * @default 'service' (a call made in code)
+   */
+  readonly surface?: 'rest' | 'graphql' | 'mcp' | 'sse' | 'service' | (string & {});
   /** Per-call settings: the last link of the chain. */
   readonly settings?: SvcSettings;
 }

@@ -40,6 +40,12 @@ export interface SvcOptions extends GlobalSettings {
   readonly inputLimits?: InputLimits;
   /** Carry committed writes' events to subscribers (`sse()` from @svc/sse, a broker, ...). @default [] */
   readonly realtimeTransports?: readonly RealtimeTransport[];
+  /**
+   * Every operation a span through the OpenTelemetry API, which records nothing until the app registers an SDK.
+   * `false` does not even ask the API for one.
+   * @default true
+   */
+  readonly tracing?: boolean;
 }
 
 /** Where a service gets its adapter when not from `SvcOptions.infrastructure`. */
@@ -74,6 +80,7 @@ const OPTION_KEYS = [
   'paginationStrategies',
   'inputLimits',
   'realtimeTransports',
+  'tracing',
 ];
 
 export class SvcInstance {
@@ -133,6 +140,7 @@ export class SvcInstance {
       paginationStrategies: _p,
       inputLimits: _l,
       realtimeTransports: _t,
+      tracing,
       ...global
     } = this.options;
     const peers = (other: Function) => this.resolved.get(other);
@@ -155,7 +163,7 @@ export class SvcInstance {
       cacheScope: runtime.cacheScope,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
-    const service = new SvcService<T>(new SvcEngine(entity));
+    const service = new SvcService<T>(new SvcEngine(entity, tracing !== false));
     this.served.push(service as SvcService);
     return service;
   }
@@ -211,6 +219,8 @@ export function createSvc(options: SvcOptions = {}): SvcInstance {
       message: 'must be a function (args) => boolean | Promise<boolean>.',
     });
   }
+  if (options.tracing !== undefined && typeof options.tracing !== 'boolean')
+    throw new ConfigurationException({ path: 'tracing', message: 'must be true or false.' });
   return new SvcInstance(Object.freeze({ ...options }));
 }
 

@@ -13,6 +13,7 @@ import { OperationDisabledException, SvcException, InternalException } from '../
 import { checkInputDepth } from '../schema/input-depth';
 import type { ExecuteRequest, ExecuteResponse, OperationCall } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
+import { inOperationSpan } from './operation-span';
 
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
@@ -21,7 +22,11 @@ export class SvcEngine {
   /** Each operation's stage list, resolved once. */
   private readonly flows = new Map<string, OperationFlow>();
 
-  constructor(readonly entity: ResolvedEntity) {
+  /** `tracing: false` (SvcOptions) runs operations without asking the OpenTelemetry API for a span. */
+  constructor(
+    readonly entity: ResolvedEntity,
+    private readonly tracing = true,
+  ) {
     for (const [id, operation] of entity.operations) this.flows.set(id, resolveFlow(entity, operation));
   }
 
@@ -84,8 +89,17 @@ export class SvcEngine {
     await runStages(call, shape, {});
   }
 
-  /** Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. */
-  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+  /**
+   * Runs one operation and returns the whole response (status, body, ETag, headers); failures throw. Each call is a
+   * span named `<Entity>.<operation>` when an OpenTelemetry SDK is registered (operation-span.ts).
+   */
+  execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+    if (!this.tracing) return this.run(request);
+    const names = { entity: this.entity.name, operation: request.operation, surface: request.surface ?? 'service' };
+    return inOperationSpan(names, () => this.run(request));
+  }
+
+  private async run(request: ExecuteRequest): Promise<ExecuteResponse> {
     const call = this.callOf(request);
     const { operation, settings } = call;
     try {
