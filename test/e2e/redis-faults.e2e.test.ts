@@ -93,6 +93,10 @@ describeWithRedis('Redis faults (SVC_TEST_REDIS_URL)', () => {
         startInstance(database, server.url, prefix),
       ]);
     }, 90_000);
+    // A test that failed while its server was stopped leaves it running for the next, which would fail for that alone.
+    afterEach(async () => {
+      if (server && !server.running) await server.start();
+    });
     afterAll(async () => {
       await Promise.all([a?.stop(), b?.stop()]);
       await server?.stop();
@@ -133,10 +137,17 @@ describeWithRedis('Redis faults (SVC_TEST_REDIS_URL)', () => {
         await call(a.base, 'PATCH', `/notes/${id}`, 'acme', { version: i });
         await call(b.base, 'GET', `/notes/${id}`, 'acme');
       }
+      // A report comes when the client's reconnect attempt fails, which a busy machine can delay by seconds; then
+      // exactly one per part and instance, whatever else failed meanwhile.
       await eventually(
-        () => [a, b].every((made) => made.errors('cache').length === 1 && made.errors('realtime').length === 1),
-        'one report per part per instance',
+        () => [a, b].every((made) => made.errors('cache').length > 0 && made.errors('realtime').length > 0),
+        'a report per part per instance',
+        15_000,
       );
+      for (const made of [a, b]) {
+        expect(made.errors('cache')).toHaveLength(1);
+        expect(made.errors('realtime')).toHaveLength(1);
+      }
 
       await server.start();
       await fanOutWorks(onB, id);

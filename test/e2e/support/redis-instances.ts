@@ -244,6 +244,11 @@ export class OwnRedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Started and not stopped since. */
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
   async start(): Promise<void> {
     this.child = spawn('redis-server', ['--port', String(this.port), '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
