@@ -10,14 +10,19 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Svc bookstore')
-    .setDescription('The Svc example app: authors, books, tags and reviews. Writes need the header `x-role: editor`.')
+    .setDescription(
+      "The Svc example app: authors, books, tags and reviews. Reads are open; writes need an editor's bearer token (`pnpm token editor`).",
+    )
     .setVersion('1.0.0')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer('/', 'This app')
-    // The stand-in authentication: reads are open to everyone, writes need `x-role: editor`.
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-role', description: '`editor` may write.' }, 'role')
+    // Reads are open to everyone (the empty requirement), writes need a token whose role is `editor`.
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token whose role is `editor` may write.' },
+      'bearer',
+    )
     .addSecurityRequirements({})
-    .addSecurityRequirements('role')
+    .addSecurityRequirements('bearer')
     .build();
   return SwaggerModule.createDocument(app, config);
 }

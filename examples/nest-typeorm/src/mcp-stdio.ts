@@ -14,7 +14,8 @@ import { ROLES, type Role } from './access/caller';
 async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(), { logger: false });
   const role = process.env['BOOKSTORE_ROLE'];
-  const user = role && (ROLES as readonly string[]).includes(role) ? { role: role as Role } : undefined;
+  const user =
+    role && (ROLES as readonly string[]).includes(role) ? { id: 'mcp-stdio', role: role as Role } : undefined;
   const server = serveMcpStdio({
     svc: app.get(SvcRegistry).instance,
     name: 'bookstore',

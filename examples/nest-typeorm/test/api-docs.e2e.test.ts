@@ -10,10 +10,11 @@ import { createAjv, exerciseDocument, type OpenApiPaths } from '../../../test/su
 import { serveApiDocs } from '../src/api-docs';
 import { withChromiumPage } from '../../../test/support/chromium-page';
 import { listenExample } from './example-app';
+import { bearer } from './tokens';
 
 type Server = Parameters<typeof request>[0];
 
-const EDITOR = { 'x-role': 'editor' };
+const EDITOR = bearer('editor');
 
 describe('examples/nest-typeorm API docs', () => {
   let app: INestApplication;

@@ -1,6 +1,6 @@
 /**
- * The bookstore's agent tools as a user connects to them: over Streamable HTTP at /mcp of the running app (the guard's
- * `x-role` reaching the policy), and over stdio from the `mcp:stdio` script launched as an MCP host launches it.
+ * The bookstore's agent tools as a user connects to them: over Streamable HTTP at /mcp of the running app (the
+ * bearer token reaching the policy), and over stdio from the `mcp:stdio` script launched as an MCP host launches it.
  */
 import type { INestApplication } from '@nestjs/common';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listenExample } from './example-app';
+import { bearer } from './tokens';
 
 jest.setTimeout(60_000);
 
@@ -53,9 +54,7 @@ describe('examples/nest-typeorm agent tools', () => {
 
     it("lets an editor write: the guard's request.user reaches the policy", async () => {
       const client = new Client({ name: 'example-test', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-role': 'editor' } } }),
-      );
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: bearer('editor') } }));
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(['tag_create_one', 'book_patch_one']),
       );

@@ -6,10 +6,11 @@ import { svcToken } from '@svc/nestjs';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
 import { Book } from '../src/entities';
+import { bearer } from './tokens';
 
 type Server = Parameters<typeof request>[0];
 
-const EDITOR = { 'x-role': 'editor' };
+const EDITOR = bearer('editor');
 
 describe('examples/nest-typeorm', () => {
   let app: INestApplication;
@@ -106,7 +107,7 @@ describe('examples/nest-typeorm', () => {
     });
   });
 
-  describe('the policy: reads are open, writes need x-role: editor', () => {
+  describe("the policy: reads are open, writes need an editor's token", () => {
     it('serves reads without the header', async () => {
       await request(server).get('/authors/1').expect(200);
     });
@@ -119,7 +120,7 @@ describe('examples/nest-typeorm', () => {
     });
 
     it('refuses a write from a reader', async () => {
-      await request(server).patch('/authors/1').set('x-role', 'reader').send({ bornYear: 1930 }).expect(403);
+      await request(server).patch('/authors/1').set(bearer('reader')).send({ bornYear: 1930 }).expect(403);
     });
 
     it('allows the write for an editor', async () => {

@@ -7,8 +7,9 @@ import type { INestApplication } from '@nestjs/common';
 import { withChromiumPage } from '../../../test/support/chromium-page';
 import { writeTestOutput } from '../../../test/support/openapi-checks';
 import { listenExample } from './example-app';
+import { bearer } from './tokens';
 
-const EDITOR = { 'x-role': 'editor', 'content-type': 'application/json' };
+const EDITOR = { ...bearer('editor'), 'content-type': 'application/json' };
 
 describe('examples/nest-typeorm live page', () => {
   let app: INestApplication;
@@ -42,7 +43,7 @@ describe('examples/nest-typeorm live page', () => {
       writeTestOutput('realtime/live-page.png', await page.screenshot());
       await fetch(`${base}/books/${id}`, { method: 'PATCH', headers: EDITOR, body: JSON.stringify({ pages: 322 }) });
       await row.filter({ hasText: '322 pages' }).waitFor();
-      await fetch(`${base}/books/${id}`, { method: 'DELETE', headers: { 'x-role': 'editor' } });
+      await fetch(`${base}/books/${id}`, { method: 'DELETE', headers: bearer('editor') });
       await row.waitFor({ state: 'detached' });
       expect(await page.locator('#books li').count()).toBe(before);
     });

@@ -21,11 +21,17 @@ interface Ran {
   readonly status?: number;
 }
 
+/** What the README's `export NAME=...` lines set, for the lines after them (each runs in a shell of its own). */
+const exported: Record<string, string> = {};
+
 /** Runs one shell command line; `-w` adds the HTTP status on a last line of its own. */
 function sh(command: string, options: { timeoutMs?: number; status?: boolean } = {}): Promise<Ran> {
   return new Promise((resolve) => {
     const line = options.status ? `${command} -s -w '\\n%{http_code}'` : command;
-    const child = spawn('bash', ['-c', line], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', line], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...exported },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -70,6 +76,16 @@ describe("the example README's commands, run as printed", () => {
           if (command.includes('<meta.nextCursor')) {
             const cursor = (JSON.parse(previous) as { meta: { nextCursor: string } }).meta.nextCursor;
             command = command.replace(/<meta\.nextCursor[^>]*>/, encodeURIComponent(cursor));
+          }
+          const assignment = /^export (\w+)=(.*)$/.exec(command);
+          if (assignment) {
+            // A variable the next lines read, as a reader's terminal would keep it.
+            const result = await sh(`${command} && printf %s "$${assignment[1]}"`);
+            if (result.code !== 0 || result.output === '')
+              failures.push(`${printed} -> exit ${result.code}: ${result.output}`);
+            exported[assignment[1]!] = result.output;
+            ran++;
+            continue;
           }
           if (command.startsWith('open ')) {
             // A browser's job: the page must be there.

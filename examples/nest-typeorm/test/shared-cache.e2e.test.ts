@@ -13,6 +13,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { Tag } from '../src/entities/tag.entity';
+import { bearer } from './tokens';
 
 const REDIS_URL = process.env['SVC_TEST_REDIS_URL'] || undefined;
 const describeWithRedis = REDIS_URL ? describe : describe.skip;
@@ -66,7 +67,7 @@ describeWithRedis('the example on two instances over one Redis (SVC_TEST_REDIS_U
     expect(await tagNames(b.base)).toEqual(cached);
     const created = await fetch(`${b.base}/tags`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-role': 'editor' },
+      headers: { 'content-type': 'application/json', ...bearer('editor') },
       body: JSON.stringify({ name: 'through-b' }),
     });
     expect(created.status).toBe(201);

@@ -11,6 +11,7 @@ import { writeTestOutput } from '../../../test/support/openapi-checks';
 import { report } from '../../../test/support/test-report';
 import { serveApiDocs } from '../src/api-docs';
 import { listenExample } from './example-app';
+import { tokenFor } from './tokens';
 
 /** The workspace's own installs (the packages' `exports` do not list their command-line entry points). */
 const NODE_MODULES = join(__dirname, '..', '..', '..', 'node_modules');
@@ -24,10 +25,10 @@ import type { components, paths } from './schema';
 type Book = components['schemas']['Book'];
 type BookFilter = components['schemas']['BookFilter'];
 
-async function main(base: string): Promise<void> {
+async function main(base: string, token: string): Promise<void> {
   const client = createClient<paths>({ baseUrl: base });
-  // The example's stand-in authentication: writes need this header (the document's apiKey scheme).
-  const editor = { 'x-role': 'editor' };
+  // Writes need an editor's bearer token (the document's bearer scheme).
+  const editor = { authorization: 'Bearer ' + token };
   const page = await client.GET('/books', { params: { query: { limit: 2, sort: ['-pages'] } } });
   const created = await client.POST('/books', { body: { title: 'Typed client', pages: 12 }, headers: editor });
   const book: Book | undefined = created.data;
@@ -50,7 +51,7 @@ async function main(base: string): Promise<void> {
   );
 }
 
-main(process.argv[2]!).catch((error) => {
+main(process.argv[2]!, process.argv[3]!).catch((error) => {
   console.error(error);
   process.exit(1);
 });
@@ -134,7 +135,7 @@ describe('a typed client of the example, from its own document', () => {
       dir,
     );
     expect(built.output).toBe('');
-    const ran = await run([join(dir, 'out', 'client.js'), base], dir);
+    const ran = await run([join(dir, 'out', 'client.js'), base, tokenFor('editor')], dir);
     expect(ran.code).toBe(0);
     const result = JSON.parse(ran.output) as {
       listed: number;

@@ -71,7 +71,9 @@ export function createEventsHandler(
       sendNow(response, status, body === undefined ? undefined : JSON.stringify(body));
       return;
     }
-    const pairs = queryPairsOf(request);
+    // `access_token` (RFC 6750, section 2.3) is how a browser's EventSource, which cannot send headers, hands the
+    // app's guard a bearer token: the guard has read it by now, and it is no part of the subscription's query.
+    const pairs = queryPairsOf(request).filter(([key]) => key !== 'access_token');
     const fromQuery = pairs.find(([key]) => key === 'lastEventId')?.[1];
     const header = request.headers['last-event-id'];
     const lastEventId = (Array.isArray(header) ? header[0] : header) ?? fromQuery;

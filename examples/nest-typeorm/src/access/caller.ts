@@ -1,4 +1,4 @@
-/** Who is calling: the user a Nest guard puts on the request, or the one a programmatic call passes in its context. */
+/** Who is calling: the user the auth guard puts on the request, or the one a programmatic call passes in its context. */
 import type { SvcContext } from '@svc/core';
 
 /** The roles the bookstore knows. */
@@ -7,13 +7,17 @@ export const ROLES = ['editor', 'reader'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Caller {
+  /** The token's subject: who signed in. */
+  readonly id: string;
   readonly role: Role;
+  /** The tenant the token was issued for, in an app that serves several (the tenancy app); the bookstore has none. */
+  readonly tenant?: string;
 }
 
 /**
- * The caller of an operation: `request.user` over HTTP (set by `RoleGuard`), else `context.user` of a programmatic
- * call (`service.run(id, input, { context: { user } })`). A programmatic call has no `request`, so it is read
- * optionally; a call that names no user has no caller.
+ * The caller of an operation: `request.user` over HTTP (set by `JwtAuthGuard` from a verified token), else
+ * `context.user` of a programmatic call (`service.run(id, input, { context: { user } })`). A programmatic call has
+ * no `request`, so it is read optionally; a call that names no user has no caller.
  */
 export function callerOf(context: SvcContext): Caller | undefined {
   const request = context.request as { user?: Caller } | undefined;
