@@ -9,6 +9,7 @@
 import type { CacheStore } from '@svc/core';
 import type Redis from 'ioredis';
 import {
+  answersPing,
   bounded,
   isReady,
   keyPrefixOf,
@@ -160,6 +161,15 @@ export class RedisCacheStore implements CacheStore {
    */
   ready(timeoutMs = 2000): Promise<boolean> {
     return whenReady(this.client, timeoutMs);
+  }
+
+  /**
+   * Whether the cache is shared right now: Redis answers a PING within the command timeout. False at once while the
+   * connection is down, and false when Redis is too slow; reads are then served uncached. For a health check, which
+   * must report an outage, not wait on it (`ready` waits for the connection instead).
+   */
+  ping(): Promise<boolean> {
+    return answersPing(this.client, this.timeoutMs);
   }
 
   /** Closes the connection when this store opened it. */

@@ -65,6 +65,19 @@ export function whenReady(client: Redis, ms: number): Promise<boolean> {
   });
 }
 
+/**
+ * True when Redis answers a PING on `client` within `ms`. False at once while the client cannot take a command (the
+ * parts send none then either), and false when the answer is late or an error: it reports, never waits or throws.
+ */
+export async function answersPing(client: Redis, ms: number): Promise<boolean> {
+  if (!isReady(client)) return false;
+  try {
+    return (await bounded(client.ping(), ms)) === 'PONG';
+  } catch {
+    return false;
+  }
+}
+
 /** `work`, failing after `ms` if it has not settled (a client the app passed may have no timeout of its own). */
 export function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {

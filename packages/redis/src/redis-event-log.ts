@@ -13,6 +13,7 @@ import Redis from 'ioredis';
 import { decodeEvent, encodeEvent } from './envelope-codec';
 import { OutageReporter } from './outage-reporter';
 import {
+  answersPing,
   bounded,
   isReady,
   keyPrefixOf,
@@ -155,6 +156,16 @@ export class RedisEventLog {
     const after = entries.slice(1);
     if (after.some((entry) => gapOf(entry) !== undefined)) return undefined;
     return after.flatMap((entry) => this.decode(entry) ?? []);
+  }
+
+  /**
+   * Whether events are shared right now: Redis answers a PING on the log's connection within the command timeout, and
+   * the connection that reads the stream is up (once a transport listens). False at once while either is down, and
+   * when Redis is too slow; events then reach only this instance's subscribers. It reports, never waits or throws.
+   */
+  ping(): Promise<boolean> {
+    if (this.listener && !isReady(this.reader)) return Promise.resolve(false);
+    return answersPing(this.client, this.timeoutMs);
   }
 
   async close(): Promise<void> {
