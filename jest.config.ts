@@ -1,11 +1,36 @@
+import * as vm from 'node:vm';
 import type { Config } from 'jest';
+
+/**
+ * Packages the app needs that publish ECMAScript modules only. Jest requires such a module itself on Node 24.9+ under
+ * --experimental-vm-modules (as the newest line runs); elsewhere it cannot, and they are transformed to CommonJS.
+ */
+const jestRequiresEsm =
+  typeof (vm as { SourceTextModule?: { prototype: { hasAsyncGraph?: unknown } } }).SourceTextModule?.prototype
+    .hasAsyncGraph === 'function';
+const ESM_ONLY = jestRequiresEsm ? [] : ['@nestjs/jwt', '@nestjs/terminus'];
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `node_modules/@nestjs/jwt/`, and pnpm's store folder of it, `node_modules/.pnpm/@nestjs+jwt@<version>...`. */
+const installed = ESM_ONLY.map(escaped).join('|');
+const stored = ESM_ONLY.map((name) => escaped(name.replace('/', '+'))).join('|');
+const esmOnlyTransform: Config['transform'] =
+  ESM_ONLY.length === 0
+    ? {}
+    : { [`/node_modules/(${installed})/.+\\.js$`]: '<rootDir>/test/support/esm-package-transform.mjs' };
+/** Jest's default (nothing under node_modules is transformed), but for those packages. */
+const transformIgnorePatterns =
+  ESM_ONLY.length === 0 ? ['/node_modules/'] : [`/node_modules/(?!\\.pnpm/(${stored})@|(${installed})/)`];
 
 /** One jest project for the whole workspace; `@svc/*` resolves to each package's sources. */
 const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/test', '<rootDir>/examples'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+    ...esmOnlyTransform,
+  },
+  transformIgnorePatterns,
   moduleNameMapper: {
     '^@svc/core$': '<rootDir>/packages/core/src/index.ts',
     '^@svc/core/spi$': '<rootDir>/packages/core/src/spi.ts',
