@@ -1,6 +1,6 @@
 /**
  * The bookstore app: TypeORM, Svc with the bookstore's policy, one `@Svc` controller per entity, the guard that
- * identifies the caller, and the first-start seeder.
+ * identifies the caller, the first-start seeder, and the readiness check at `/health`.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -17,8 +17,9 @@ import { BooksController } from './controllers/books.controller';
 import { ReviewsController } from './controllers/reviews.controller';
 import { TagsController } from './controllers/tags.controller';
 import { databaseOptions } from './database-options';
+import { HealthModule } from './health/health.module';
 import { LivePageController } from './live/live-page.controller';
-import { sharedCache, sharedEvents } from './redis-scale-out';
+import { createScaleOut, sharedCache, sharedEvents } from './redis-scale-out';
 
 export interface AppModuleOptions {
   /** A database URL as `DATABASE_URL` takes it (`':memory:'` for tests). @default process.env.DATABASE_URL */
@@ -33,7 +34,8 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions = {}): DynamicModule {
-    const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
+    // Made once: Svc shares through these Redis connections, and /health asks the same ones.
+    const scaleOut = createScaleOut(options.redisUrl ?? process.env['REDIS_URL']);
     return {
       module: AppModule,
       imports: [
@@ -51,9 +53,11 @@ export class AppModule {
           mcp: { name: 'bookstore', exclude: ['Review'] },
           // Realtime events over Server-Sent Events: books turn them on (GET /books/events); the page at / uses them.
           // With REDIS_URL, the instances share events and cached reads through Redis (README, "Several instances").
-          realtimeTransports: [sse(sharedEvents(redisUrl))],
-          ...sharedCache(redisUrl),
+          realtimeTransports: [sse(sharedEvents(scaleOut))],
+          ...sharedCache(scaleOut),
         }),
+        // GET /health: the readiness check of the database and, with REDIS_URL, of Redis.
+        HealthModule.forRoot(scaleOut),
       ],
       controllers: [AuthorsController, BooksController, TagsController, ReviewsController, LivePageController],
       providers: [{ provide: APP_GUARD, useClass: RoleGuard }, BookstoreSeeder],

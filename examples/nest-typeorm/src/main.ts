@@ -1,6 +1,6 @@
 /**
  * Starts the bookstore: `pnpm example` at the repository root. Prints its address and one line per surface (REST,
- * Swagger UI, GraphQL, MCP, realtime events, the live page) and, on a first start, what it seeded;
+ * Swagger UI, GraphQL, MCP, realtime events, the live page, the readiness check) and, on a first start, what it seeded;
  * Nest's own log (the route table and the module list) only with `VERBOSE=1` or `--verbose`. Ctrl-C or SIGTERM
  * closes the app (the HTTP server and the database connection) and exits with status 0.
  */
@@ -39,6 +39,7 @@ function surfaces(origin: string): string {
     ['/graphql', 'GraphQL over HTTP'],
     ['/mcp', 'MCP agent tools (Streamable HTTP)'],
     ['/books/events', 'realtime events (server-sent events)'],
+    ['/health', 'readiness: the database and, with REDIS_URL, Redis'],
   ];
   const width = Math.max(...lines.map(([path]) => origin.length + path.length));
   return [

@@ -76,7 +76,7 @@ describe('pnpm example, as a process', () => {
     const response = await fetch(`${started.url}/books?limit=1`);
     expect(response.status).toBe(200);
     // One line per surface, each with its address.
-    for (const path of ['/', '/books', '/docs', '/graphql', '/mcp', '/books/events']) {
+    for (const path of ['/', '/books', '/docs', '/graphql', '/mcp', '/books/events', '/health']) {
       expect(started.output()).toContain(`  ${started.url}${path} `);
     }
 
