@@ -1,16 +1,18 @@
 /**
  * The bookstore app: TypeORM, Svc with the bookstore's policy, one `@Svc` controller per entity, the guard that
- * identifies the caller, the first-start seeder, and the readiness check at `/health`.
+ * verifies the caller's bearer token, the first-start seeder, and the readiness check at `/health`.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcModule } from '@svc/nestjs';
 import { sse } from '@svc/sse';
 import { typeorm } from '@svc/typeorm';
 import { editorsWrite } from './access/editors-write-policy';
 import { callerOf } from './access/caller';
-import { RoleGuard } from './access/role.guard';
+import { jwtOptions } from './access/auth-options';
+import { JwtAuthGuard } from './access/jwt-auth.guard';
 import { BookstoreSeeder } from './bookstore-seeder';
 import { AuthorsController } from './controllers/authors.controller';
 import { BooksController } from './controllers/books.controller';
@@ -29,6 +31,8 @@ export interface AppModuleOptions {
    * the process. @default process.env.REDIS_URL
    */
   readonly redisUrl?: string;
+  /** The secret tokens are signed with (HS256). @default process.env.JWT_SECRET, else the development secret */
+  readonly jwtSecret?: string;
 }
 
 @Module({})
@@ -40,6 +44,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl ?? process.env['DATABASE_URL'])),
+        // Bearer tokens: JwtAuthGuard verifies them on every request, on every surface.
+        JwtModule.register(jwtOptions(options.jwtSecret)),
         // The global policy applies to every entity that has none of its own: reads are open, writes need an editor.
         // GraphQL at /graphql; reviews are paged by cursor, which GraphQL cannot page, so they stay REST-only.
         SvcModule.forRoot({
@@ -60,7 +66,7 @@ export class AppModule {
         HealthModule.forRoot(scaleOut),
       ],
       controllers: [AuthorsController, BooksController, TagsController, ReviewsController, LivePageController],
-      providers: [{ provide: APP_GUARD, useClass: RoleGuard }, BookstoreSeeder],
+      providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, BookstoreSeeder],
     };
   }
 }

@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { JwtService } from '@nestjs/jwt';
 import { serveApiDocs } from './api-docs';
 import { AppModule } from './app.module';
 import { BookstoreSeeder } from './bookstore-seeder';
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   const seeded = app.get(BookstoreSeeder).seeded;
   if (seeded) console.log(seeded);
+  if (!process.env['JWT_SECRET']) {
+    // Signed with the development secret anyone can read: fine on your machine, never deployed (see the README).
+    const token = app.get(JwtService).sign({ sub: 'demo-editor', role: 'editor' });
+    console.log(`No JWT_SECRET: tokens use the development secret. An editor's token for 1 h:\n  ${token}`);
+  }
   if (tracing) console.log('Tracing: every operation prints its span (TRACE=console).');
   console.log(surfaces(`http://localhost:${port}`));
 }
