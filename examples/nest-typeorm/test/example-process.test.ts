@@ -18,10 +18,10 @@ interface Started {
 }
 
 /** Runs `pnpm example` on in-memory SQLite and a free port, in a process group of its own, until it prints its URL. */
-async function startExample(): Promise<Started> {
+async function startExample(env: Record<string, string> = {}): Promise<Started> {
   const child = spawn('pnpm', ['example'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: ':memory:', PORT: '0', VERBOSE: '' },
+    env: { ...process.env, DATABASE_URL: ':memory:', PORT: '0', VERBOSE: '', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,6 +84,32 @@ describe('pnpm example, as a process', () => {
     expect(await started.exit).toEqual({ code: 0, signal: null });
     expect(started.output()).not.toMatch(NEST_BOOT_LOG);
     expect(started.output()).not.toMatch(/error|ELIFECYCLE/i);
+  }, 60_000);
+
+  it('answers a client mistake as problem details, lets the token it prints write, and prints spans with TRACE=console', async () => {
+    started = await startExample({ TRACE: 'console' });
+    // The script runs on the packages' sources: Svc's own errors must reach its filter as such (a 404, not a 500).
+    const missing = await fetch(`${started.url}/books/999999`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe('SVC_NOT_FOUND');
+    const token = /An editor's token for 1 h:\n\s+(\S+)/.exec(started.output())?.[1];
+    expect(token).toBeDefined();
+    const created = await fetch(`${started.url}/tags`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'from-the-printed-token' }),
+    });
+    expect(created.status).toBe(201);
+    // The console exporter prints each finished span: the list above, named by entity and operation, from REST.
+    await fetch(`${started.url}/books?limit=1`);
+    const deadline = Date.now() + 5_000;
+    while (!started.output().includes("name: 'Book.findMany'") && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started.output()).toContain("name: 'Book.findMany'");
+    expect(started.output()).toContain("'svc.surface': 'rest'");
+    expect(started.output()).toContain("'svc.outcome': 'SVC_NOT_FOUND'");
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toEqual({ code: 0, signal: null });
   }, 60_000);
 
   it('exits 0 without an error report on Ctrl-C (SIGINT to its process group)', async () => {
