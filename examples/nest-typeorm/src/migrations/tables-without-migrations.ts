@@ -15,7 +15,7 @@ export class TablesWithoutMigrationsError extends Error {
 /**
  * Throws TablesWithoutMigrationsError when any bookstore table exists and no migration is recorded. Adopting those
  * tables as they are would hide every way they differ from what the migrations build
- * (docs/adr/0038-example-migrations.md).
+ * (docs/adr/0037-example-migrations.md).
  */
 export async function refuseTablesWithoutMigrations(queryRunner: QueryRunner): Promise<void> {
   const found: string[] = [];
