@@ -7,9 +7,12 @@
  * The app runs in a child process (`examples/nest-typeorm`, SQLite in memory, seeded on start) so the load generator
  * does not share its event loop. Run it on a quiet machine: `pnpm exec ts-node --transpile-only bench/mcp-vs-rest.ts`.
  */
+import { JwtService } from '@nestjs/jwt';
+import { jwtOptions } from '../examples/nest-typeorm/src/access/auth-options';
 import { medianRates, sendOnce, startExample, type BenchScenario } from './example-scenarios';
 
-const EDITOR = { 'x-role': 'editor' };
+/** An editor's bearer token, signed as the example checks them (its JWT_SECRET, or the development secret). */
+const EDITOR = { authorization: `Bearer ${new JwtService(jwtOptions()).sign({ sub: 'bench', role: 'editor' })}` };
 
 /** What a 2026-07-28 client puts in every request: the revision, who it is, what it can do. */
 const ENVELOPE = {

@@ -10,6 +10,7 @@ import type { INestApplication } from '@nestjs/common';
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { listenExample } from '../../examples/nest-typeorm/test/example-app';
+import { bearer } from '../../examples/nest-typeorm/test/tokens';
 import { dataOf, errorOf, postGraphql } from './support/graphql-http';
 import { report } from '../support/test-report';
 
@@ -66,10 +67,10 @@ describe('the example app over GraphQL', () => {
     it("reaches policy as request.user (set by the app's guard): a reader cannot write", async () => {
       const server = app.getHttpServer();
       const query = 'mutation { createTag(input: { name: "gql-tag" }) { id name } }';
-      errorOf(await postGraphql(server, { query, headers: { 'x-role': 'reader' } }), 'SVC_FORBIDDEN');
+      errorOf(await postGraphql(server, { query, headers: bearer('reader') }), 'SVC_FORBIDDEN');
       const answer = await postGraphql<{ createTag: { name: string } }>(server, {
         query,
-        headers: { 'x-role': 'editor' },
+        headers: bearer('editor'),
       });
       expect(dataOf(answer).createTag.name).toBe('gql-tag');
     });
