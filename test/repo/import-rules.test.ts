@@ -222,13 +222,13 @@ describe('import rules (docs/adr/0001)', () => {
   }
 
   describe('@svc/core package.json', () => {
-    it('declares one dependency, the OpenTelemetry API, and nothing else of any kind', () => {
+    it('declares one peer dependency, the OpenTelemetry API, and nothing else of any kind', () => {
       const manifestPath = join(REPO_ROOT, 'packages', 'core', 'package.json');
       expect(exists(manifestPath)).toBe(true);
       const manifest = JSON.parse(readText(manifestPath)) as Record<string, Record<string, string> | undefined>;
       const declared = ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((key) =>
         Object.keys(manifest[key] ?? {})
-          .filter((name) => !(key === 'dependencies' && name === '@opentelemetry/api'))
+          .filter((name) => !(key === 'peerDependencies' && name === '@opentelemetry/api'))
           .map((name) => `packages/core/package.json declares ${key} ${name}; core depends on nothing else (${ADR}).`),
       );
       expect(declared).toEqual([]);

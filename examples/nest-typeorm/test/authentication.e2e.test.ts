@@ -11,6 +11,8 @@ import { EventSource } from 'eventsource';
 import { DataSource } from 'typeorm';
 import { Book } from '../src/entities';
 import { listenExample } from './example-app';
+import { JwtService } from '@nestjs/jwt';
+import { jwtOptions } from '../src/access/auth-options';
 import { bearer, tokenFor } from './tokens';
 
 jest.setTimeout(60_000);
@@ -28,6 +30,12 @@ const REFUSED: readonly [string, () => Record<string, string>][] = [
   ['signed with another secret', () => bearer('editor', { secret: 'not-the-apps-secret' })],
   ['unsigned (alg: none)', () => ({ authorization: `Bearer ${unsignedEditorToken()}` })],
   ['naming an unknown role', () => bearer('admin')],
+  [
+    'without an expiry',
+    () => ({
+      authorization: `Bearer ${new JwtService({ ...jwtOptions(), signOptions: { algorithm: 'HS256' } }).sign({ sub: 'x', role: 'editor' })}`,
+    }),
+  ],
   ['malformed', () => ({ authorization: 'Bearer not.a.token' })],
   ['in another scheme', () => ({ authorization: `Basic ${Buffer.from('editor:pw').toString('base64')}` })],
 ];
@@ -85,6 +93,15 @@ describe('the bookstore authenticates bearer tokens on every surface', () => {
     it('does not take a token from the query string outside an event stream', async () => {
       const response = await post(`/tags?access_token=${tokenFor('editor')}`, { name: 'from-the-url' });
       expect(response.status).toBe(403);
+      // Not on a GET that asks for an event stream of another route either: an expired token there goes unread.
+      const expired = tokenFor('editor', { expiresIn: -60 });
+      const graphql = await fetch(
+        `${base}/graphql?query=${encodeURIComponent('{ tags { total } }')}&access_token=${expired}`,
+        {
+          headers: { accept: 'text/event-stream, application/json' },
+        },
+      );
+      expect(graphql.status).not.toBe(401);
     });
   });
 
@@ -179,6 +196,9 @@ describe('the bookstore authenticates bearer tokens on every surface', () => {
       });
       expect(plain.status).toBe(401);
       expect(plain.headers.get('www-authenticate')).toContain('invalid_token');
+      // The problem names the request without echoing the token.
+      const instance = ((await plain.json()) as { instance: string }).instance;
+      expect(instance).toBe('/books/events?access_token=***');
     });
   });
 });

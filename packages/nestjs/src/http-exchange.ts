@@ -51,6 +51,15 @@ export function requestUrl(request: SvcHttpRequest): string {
   return request.originalUrl ?? request.url;
 }
 
+/**
+ * The request's URL as an answer or a log may show it: an `access_token` in the query (how an event stream's client
+ * hands the app's guard a bearer token) is replaced by `***`, so no token is echoed in a problem or written to a log.
+ */
+export function shownUrl(request: SvcHttpRequest): string {
+  const url = requestUrl(request);
+  return url.includes('access_token=') ? url.replace(/([?&]access_token=)[^&#]*/g, '$1***') : url;
+}
+
 /** The query string's pairs, in order, as the wire grammar reads them. */
 export function queryPairsOf(request: SvcHttpRequest): QueryPairs {
   const url = requestUrl(request);

@@ -4,7 +4,7 @@ import { EXPOSE_INTERNALS, toSvcException } from '@svc/core/spi';
 import { Logger } from '@nestjs/common';
 import {
   headersSent,
-  requestUrl,
+  shownUrl,
   sendNow,
   setHeader,
   type SvcHttpRequest as Request,
@@ -47,7 +47,7 @@ export function writeError(request: Request, response: Response, error: unknown,
   const exception = toSvcException(error);
   const exposeInternals = (exception as unknown as Record<symbol, unknown>)[EXPOSE_INTERNALS] === true;
   const problem = toProblemDetails(exception, {
-    instance: requestUrl(request),
+    instance: shownUrl(request),
     requestId: requestIdOf(request),
     exposeInternals,
   });
@@ -68,7 +68,7 @@ function logServerFault(request: Request, body: ProblemDetails, exception: SvcEx
   if (body.status < 500) return;
   const cause = exception.cause ?? exception;
   logger.error(
-    `${body.code} ${body.status} on ${request.method} ${requestUrl(request)} (request ${body.requestId}): ${body.detail}`,
+    `${body.code} ${body.status} on ${request.method} ${shownUrl(request)} (request ${body.requestId}): ${body.detail}`,
     cause instanceof Error ? cause.stack : String(cause),
   );
 }

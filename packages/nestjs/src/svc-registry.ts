@@ -100,7 +100,8 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
       { streams: this.sse !== undefined },
     );
     // A shared cache store connects before the app serves (bounded by the store), so the first reads are shared too.
-    await this.options.cacheStore?.ready?.();
+    // A store that cannot say degrades to uncached, as when it fails a read: never a failed boot.
+    await Promise.resolve(this.options.cacheStore?.ready?.()).catch(() => undefined);
     const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
     // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
     app?.set?.('etag', false);

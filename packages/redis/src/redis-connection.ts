@@ -59,8 +59,8 @@ export function whenReady(client: Redis, ms: number): Promise<boolean> {
       resolve(ready);
     };
     const onReady = (): void => done(true);
+    // Not unref'd: a boot waiting here must keep the process alive until Redis answers or the wait ends.
     const timer = setTimeout(() => done(false), ms);
-    timer.unref();
     client.on('ready', onReady);
   });
 }

@@ -13,6 +13,8 @@ export interface TokenClaims {
   readonly role: string;
   /** The tenant, where the app serves several. */
   readonly tenant?: string;
+  /** When it expires (seconds since the epoch); a token without one is refused. */
+  readonly exp?: number;
 }
 
 export function jwtOptions(secret: string = process.env['JWT_SECRET'] ?? DEVELOPMENT_SECRET): JwtModuleOptions {

@@ -7,8 +7,10 @@
  * - A token that fails verification (bad signature, expired, another algorithm, malformed, an unknown role): 401
  *   with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750), never anonymous, so a client whose token ran
  *   out learns it rather than silently seeing less.
- * - The token travels in `Authorization: Bearer <token>`; an event stream may carry it as `?access_token=<token>`
- *   instead, since a browser's EventSource cannot send headers. Only there: a token in a URL can end up in logs and
+ * - A token must name its subject and expire (`exp`): a signed token good forever is refused too.
+ * - The token travels in `Authorization: Bearer <token>`; an event stream (a GET of `/<path>/events` asking for
+ *   `text/event-stream`) may carry it as `?access_token=<token>` instead, since a browser's EventSource cannot send
+ *   headers. Only there: a token in a URL can end up in logs and
  *   history, so other requests must use the header.
  */
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
@@ -62,15 +64,19 @@ function tokenOf(request: AuthRequest): string | undefined {
   return query?.get('access_token') ?? undefined;
 }
 
-/** A GET that asks for an event stream, as EventSource sends it. */
+/** A GET of an event route (`/<path>/events`) that asks for an event stream, as EventSource sends it. */
 function isEventStream(request: AuthRequest): boolean {
   const accept = request.headers['accept'];
-  return request.method === 'GET' && typeof accept === 'string' && accept.includes('text/event-stream');
+  if (request.method !== 'GET' || typeof accept !== 'string' || !accept.includes('text/event-stream')) return false;
+  const query = request.url.indexOf('?');
+  return (query === -1 ? request.url : request.url.slice(0, query)).replace(/\/+$/, '').endsWith('/events');
 }
 
 /** The caller a verified token names; a token without a subject or with a role the bookstore does not know is refused. */
 function callerFrom(claims: TokenClaims): Caller {
   if (typeof claims.sub !== 'string' || claims.sub === '') throw new Error('it names no subject (sub).');
+  // A signed token without an expiry would be good forever: the app refuses to trust one.
+  if (typeof claims.exp !== 'number') throw new Error('it has no expiry (exp).');
   if (!(ROLES as readonly string[]).includes(claims.role)) throw new Error('it names no role the app knows.');
   if (claims.tenant === undefined) return { id: claims.sub, role: claims.role as Role };
   if (typeof claims.tenant !== 'string' || claims.tenant === '') throw new Error('its tenant is not a name.');

@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   const origin = `http://localhost:${(app.getHttpServer().address() as AddressInfo).port}`;
   const seeded = app.get(TenancySeeder).seeded;
   if (seeded) console.log(seeded);
+  if (!process.env['JWT_SECRET']) {
+    // Anyone who reads the example's source can sign a token for any tenant with this secret.
+    console.log('No JWT_SECRET: tokens use the development secret, which is public. Set JWT_SECRET before deploying.');
+  }
   console.log(
     [
       `Svc tenancy example listening on ${origin} (Ctrl-C to stop)`,

@@ -5,8 +5,18 @@
 import type { ResolvedSettings } from '../config/svc-settings';
 import type { RealtimeEvent, RealtimeTransport } from './realtime-event';
 
+/** Runs `start` detached from the operation that published (its trace); by default as it is. */
+export type Detach = (start: () => void) => void;
+
 export class RealtimePublisher {
-  constructor(private readonly transports: readonly RealtimeTransport[] = []) {}
+  constructor(
+    private readonly transports: readonly RealtimeTransport[] = [],
+    /**
+     * What a delivery starts in: outside the writer's operation, so each subscriber's policy and filter checks (and
+     * their statements) are neither counted nor traced as the writer's, which has usually ended by then.
+     */
+    private readonly detach: Detach = (start) => start(),
+  ) {}
 
   /** At least one transport carries events: realtime settings may be on. */
   get hasTransports(): boolean {
@@ -17,9 +27,12 @@ export class RealtimePublisher {
     for (const transport of this.transports) {
       for (const event of events) {
         // Started after the caller's own continuation, so the response never waits on it.
-        void Promise.resolve()
-          .then(() => transport.publish(event))
-          .catch((error: unknown) => report(error, transport, event, settings));
+        this.detach(
+          () =>
+            void Promise.resolve()
+              .then(() => transport.publish(event))
+              .catch((error: unknown) => report(error, transport, event, settings)),
+        );
       }
     }
   }

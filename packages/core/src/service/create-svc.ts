@@ -21,6 +21,7 @@ import type { CacheStore } from '../cache/cache-store';
 import type { ClassSchemaAdapter } from '../schema/body-validators';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { ResultCache, type CacheKeyFunction } from '../cache/result-cache';
+import { outsideOperations } from './operation-span';
 import type { ResolvedEntity } from '../entity/resolved-entity';
 
 /** Global options: the settings keys, flat, plus the live objects that are not settings. */
@@ -113,7 +114,7 @@ export class SvcInstance {
     this.maxInputDepth = resolveMaxInputDepth(options.inputLimits);
     this.resultCache = new ResultCache(options.cacheStore ?? new MemoryCacheStore(), options.cacheKey);
     this.strategies = registerStrategies(options.paginationStrategies ?? []);
-    this.publisher = new RealtimePublisher(checkTransports(options.realtimeTransports));
+    this.publisher = new RealtimePublisher(checkTransports(options.realtimeTransports), outsideOperations);
   }
 
   /** Resolves and validates one entity's config and returns its service. */

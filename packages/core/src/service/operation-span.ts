@@ -5,10 +5,10 @@
  * so what the database driver's own instrumentation records nests below it, and the span nests below the request's
  * (the HTTP server span an SDK records).
  *
- * With no SDK registered the API hands out a span that records nothing, and nothing else is done: no context is made
- * and no statement is counted. `tracing: false` (SvcOptions) skips even asking for it.
+ * With no SDK registered the API hands out a span that records nothing, and nothing else is done: no attributes, no
+ * context and no statement count. `tracing: false` (SvcOptions) skips even asking for it.
  */
-import { context, createContextKey, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { context, createContextKey, ROOT_CONTEXT, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { SvcException } from '../errors/svc-exception';
 import type { ExecuteResponse } from '../pipeline/operation-call';
 
@@ -39,16 +39,23 @@ export function countStatement(): void {
   if (tally) tally.count++;
 }
 
+/**
+ * Runs `start` outside any operation: what it starts (the delivery of a write's events to subscribers) is not part of
+ * the operation's trace or its statement count.
+ */
+export function outsideOperations(start: () => void): void {
+  context.with(ROOT_CONTEXT, start);
+}
+
 /** Runs `run` in the operation's span and records how it ended; the span ends when the operation does. */
 export async function inOperationSpan(names: SpanNames, run: () => Promise<ExecuteResponse>): Promise<ExecuteResponse> {
-  const span = tracer.startSpan(`${names.entity}.${names.operation}`, {
-    attributes: { 'svc.entity': names.entity, 'svc.operation': names.operation, 'svc.surface': names.surface },
-  });
+  const span = tracer.startSpan(`${names.entity}.${names.operation}`);
   if (!span.isRecording()) {
     // No SDK, or a sampler that dropped the trace: the parent's context already carries that decision below.
     span.end();
     return run();
   }
+  span.setAttributes({ 'svc.entity': names.entity, 'svc.operation': names.operation, 'svc.surface': names.surface });
   const tally: StatementTally = { count: 0 };
   const active = trace.setSpan(context.active(), span).setValue(STATEMENTS, tally);
   try {
@@ -69,12 +76,13 @@ export async function inOperationSpan(names: SpanNames, run: () => Promise<Execu
 }
 
 /**
- * How many rows the operation answered or wrote: the writes it committed, else the rows of a page, else one for a
- * row in the body (a read by id, a custom operation's answer), else none.
+ * How many rows the operation answered or wrote: the writes it committed, else the rows of a page (or of an array a
+ * custom operation answers), else one for a row in the body (a read by id, a custom operation's answer), else none.
  */
 function rowsOf(response: ExecuteResponse): number {
   if (response.outcomes && response.outcomes.length > 0) return response.outcomes.length;
   const body = response.body as { items?: unknown } | undefined;
+  if (Array.isArray(body)) return body.length;
   if (Array.isArray(body?.items)) return body.items.length;
   return typeof body === 'object' && body !== null ? 1 : 0;
 }
