@@ -1,8 +1,8 @@
 /** The RepositoryAdapter contract, run against TypeOrmRepositoryAdapter on every configured database. */
-import type { FilterNode, Row } from '@svc/core';
+import type { EntityKey, FilterNode, Row } from '@svc/core';
 import type { FilterOperator, RepositoryAdapter } from '@svc/core/spi';
 import { readEntityMetadata, typeorm } from '@svc/typeorm';
-import { DataSource as TypeOrmDataSource } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, DataSource as TypeOrmDataSource } from 'typeorm';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { openTestDataSource, TEST_DATABASES } from '../support/test-databases';
 
@@ -18,6 +18,28 @@ const SEED_BOOKS = [
   { title: INJECTION, pages: 1, rating: 1, published: false, isbn: null, author: null },
 ] as const;
 const LIVE_TITLES = SEED_BOOKS.map((book) => book.title);
+
+/** Column types the bookstore has none of, for the typed values of set-based updates; this suite's own table. */
+@Entity('measure')
+class Measure {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'decimal', precision: 10, scale: 2, nullable: true }) amount!: string | number | null;
+  @Column({ type: 'bigint', nullable: true }) big!: string | number | null;
+  @Column({ type: 'time', nullable: true }) clock!: string | null;
+  @Column({ type: Date, nullable: true }) stamp!: Date | null;
+  @Column({ type: 'varchar', length: 20, default: 'kept' }) label!: string;
+}
+
+/**
+ * 170 text columns: 1,000 rows of it bind more values than one statement may carry on SQLite (32,766) and PostgreSQL
+ * (65,535), and changes of 200 rows more than SQLite's. This suite's own table.
+ */
+@Entity('wide')
+class Wide {
+  @PrimaryGeneratedColumn() id!: number;
+}
+const WIDE_COLUMNS = Array.from({ length: 170 }, (_, index) => `c${index}`);
+for (const name of WIDE_COLUMNS) Column({ type: 'varchar', length: 8, nullable: true })(Wide.prototype, name);
 
 function cond(field: string, operator: FilterOperator, value?: unknown): FilterNode {
   return { kind: 'condition', field, operator, value };
@@ -35,11 +57,13 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
   let editions: RepositoryAdapter;
   let notes: RepositoryAdapter;
   let tags: RepositoryAdapter;
+  let measures: RepositoryAdapter;
+  let wides: RepositoryAdapter;
   const authorIds: Record<string, number> = {};
   const bookIds: Record<string, number> = {};
 
   beforeAll(async () => {
-    dataSource = await openTestDataSource(db, 'adapter_contract', BOOKSTORE_ENTITIES);
+    dataSource = await openTestDataSource(db, 'adapter_contract', [...BOOKSTORE_ENTITIES, Measure, Wide]);
     const infrastructure = typeorm({ dataSource });
     books = infrastructure.createAdapter(Book);
     authors = infrastructure.createAdapter(Author);
@@ -47,6 +71,8 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
     editions = infrastructure.createAdapter(Edition);
     notes = infrastructure.createAdapter(Note);
     tags = infrastructure.createAdapter(Tag);
+    measures = infrastructure.createAdapter(Measure);
+    wides = infrastructure.createAdapter(Wide);
     await seed();
   });
 
@@ -756,6 +782,525 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
         ).rejects.toMatchObject({ code: 'SVC_VALIDATION_FAILED' });
       });
     }
+  });
+
+  describe('set-based writes', () => {
+    /** Statements other than transaction control. */
+    const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE|SET TRANSACTION)\b/i;
+
+    /** The SQL statements `work` sends (transaction control left out), and what it resolved to. */
+    async function statementsOf<T>(work: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
+      const sql: string[] = [];
+      const logger = dataSource.logger;
+      const logQuery = logger.logQuery.bind(logger);
+      const spy = jest.spyOn(logger, 'logQuery').mockImplementation((query, parameters, runner) => {
+        if (!CONTROL.test(query)) sql.push(query);
+        return logQuery(query, parameters, runner);
+      });
+      try {
+        return { sql, result: await work() };
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    /** Books whose title starts with `prefix`, soft-deleted ones included, by id. */
+    async function booksTitled(prefix: string): Promise<Map<unknown, Row>> {
+      const { rows } = await books.findMany({
+        where: cond('title', 'startsWith', prefix),
+        sort: [{ field: 'id', direction: 'asc' }],
+        count: false,
+        view: 'all',
+      });
+      return new Map(rows.map((row) => [row['id'], row]));
+    }
+
+    function titled(prefix: string, count: number): Row[] {
+      return Array.from({ length: count }, (_, index) => ({ title: `${prefix}-${index}`, pages: index }));
+    }
+
+    async function insertBooks(rows: readonly Row[]): Promise<EntityKey[]> {
+      return (await write((session) => books.insertMany(rows, { session }))).map((written) => written.key);
+    }
+
+    async function removeBooks(keys: readonly EntityKey[]): Promise<void> {
+      await write((session) => books.removeMany(keys, { session }));
+    }
+
+    describe('insertMany', () => {
+      it('returns one key per row in the order given, with the stored row where the adapter returns written rows', async () => {
+        const rows = [
+          { title: 'im-a', pages: 3, rating: 1.5, authorId: authorIds['Ann'] },
+          { title: 'im-b', published: true },
+          { title: 'im-c', isbn: 'IM-C' },
+        ];
+        const { sql, result } = await statementsOf(() => write((session) => books.insertMany(rows, { session })));
+        expect(sql).toHaveLength(1);
+        expect(result).toHaveLength(3);
+        for (const [index, written] of result.entries()) {
+          const stored = await books.findOne({ key: written.key, view: 'all' });
+          expect(stored).toMatchObject(rows[index]!);
+          if (books.returnsWrittenRows) expect(written.row).toEqual(stored);
+          else expect(written.row).toBeUndefined();
+        }
+        // Rows that set different columns share the statement; what a row leaves out gets the column's default.
+        expect(await books.findOne({ key: result[1]!.key, view: 'all' })).toMatchObject({
+          pages: 0,
+          rating: null,
+          isbn: null,
+          deletedAt: null,
+        });
+        await removeBooks(result.map((written) => written.key));
+      });
+
+      it('writes 100 rows in one statement', async () => {
+        const { sql, result } = await statementsOf(() => insertBooks(titled('hundred', 100)));
+        expect(sql).toHaveLength(1);
+        const stored = await booksTitled('hundred-');
+        expect(result.map((key) => stored.get(key['id'])?.['title'])).toEqual(
+          titled('hundred', 100).map((r) => r['title']),
+        );
+        await removeBooks(result);
+      });
+
+      it('writes at most 1,000 rows per statement, keys still in the order given', async () => {
+        const rows = titled('bulk', 2_500);
+        const { sql, result: keys } = await statementsOf(() => insertBooks(rows));
+        expect(sql).toHaveLength(3);
+        expect(sql.every((statement) => /^\s*INSERT\b/i.test(statement))).toBe(true);
+        const stored = await booksTitled('bulk-');
+        expect(stored.size).toBe(rows.length);
+        const misplaced = keys.filter((key, index) => stored.get(key['id'])?.['title'] !== `bulk-${index}`);
+        expect(misplaced).toEqual([]);
+        await removeBooks(keys);
+        expect((await booksTitled('bulk-')).size).toBe(0);
+      });
+
+      it('splits rows whose values outgrow the bound-parameter limit into statements under it', async () => {
+        const rows = Array.from({ length: 1_000 }, (_, row) =>
+          Object.fromEntries(WIDE_COLUMNS.map((column) => [column, `${row}:${column}`])),
+        );
+        const { sql, result } = await statementsOf(() => write((session) => wides.insertMany(rows, { session })));
+        expect(sql.length).toBeGreaterThan(1);
+        const { rows: stored } = await wides.findMany({ sort: [], count: false, view: 'all' });
+        const byId = new Map(stored.map((row) => [row['id'], row]));
+        const misplaced = result.filter((written, index) => byId.get(written.key['id'])?.['c169'] !== `${index}:c169`);
+        expect(misplaced).toEqual([]);
+      });
+
+      it('writes nothing when a row violates a unique constraint inside the transaction', async () => {
+        const rows = [...titled('dup', 3), { title: 'dup-clash', isbn: 'A-1' }];
+        const attempt = write((session) => books.insertMany(rows, { session }));
+        await expect(attempt).rejects.toMatchObject({ code: 'SVC_CONFLICT', detail: expect.stringContaining('isbn') });
+        expect((await booksTitled('dup-')).size).toBe(0);
+      });
+
+      it('writes nothing of several statements when the last one fails, even without a session', async () => {
+        const rows = [...titled('undone', 2_500), { title: 'undone-clash', isbn: 'A-1' }];
+        await expect(books.insertMany(rows, {})).rejects.toMatchObject({ code: 'SVC_CONFLICT' });
+        expect((await booksTitled('undone-')).size).toBe(0);
+      });
+
+      it('returns generated uuid keys in order', async () => {
+        const rows = [{ text: 'u1' }, { text: 'u2', priority: 'high' }, { text: 'u3', due: '2026-05-06' }];
+        const written = await write((session) => notes.insertMany(rows, { session }));
+        const keys = written.map((entry) => entry.key['id']);
+        expect(new Set(keys).size).toBe(3);
+        for (const [index, entry] of written.entries()) {
+          expect(entry.key['id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+          expect(await notes.findOne({ key: entry.key, view: 'all' })).toMatchObject(rows[index]!);
+        }
+        await write((session) =>
+          notes.removeMany(
+            written.map((entry) => entry.key),
+            { session },
+          ),
+        );
+      });
+
+      it('returns composite keys as given', async () => {
+        const rows = [
+          { bookId: bookIds['Alpha'], code: 'M1' },
+          { bookId: bookIds['Beta'], code: 'M2', printRun: 5 },
+        ];
+        const written = await write((session) => editions.insertMany(rows, { session }));
+        expect(written.map((entry) => entry.key)).toEqual([
+          { bookId: bookIds['Alpha'], code: 'M1' },
+          { bookId: bookIds['Beta'], code: 'M2' },
+        ]);
+        expect(await editions.findOne({ key: written[1]!.key, view: 'all' })).toMatchObject({ printRun: 5 });
+        await write((session) =>
+          editions.removeMany(
+            written.map((entry) => entry.key),
+            { session },
+          ),
+        );
+      });
+
+      if (db.name !== 'postgres') {
+        // PostgreSQL returns the ids it wrote; TypeORM leaves a given id of a generated column out there.
+        it('keeps ids counted from the driver right when some rows give their own id', async () => {
+          const rows = [{ title: 'own-0' }, { id: 500_000, title: 'own-1' }, { title: 'own-2' }, { title: 'own-3' }];
+          const written = await write((session) => books.insertMany(rows, { session }));
+          expect(written[1]!.key).toEqual({ id: 500_000 });
+          const stored = await booksTitled('own-');
+          expect(written.map((entry) => stored.get(entry.key['id'])?.['title'])).toEqual(rows.map((r) => r.title));
+          await removeBooks(written.map((entry) => entry.key));
+        });
+      }
+
+      if (db.name === 'mysql') {
+        it('counts ids from the insert id where the server has no INSERT ... RETURNING (MySQL, MariaDB before 10.5)', async () => {
+          const spy = jest.spyOn(dataSource.driver, 'isReturningSqlSupported').mockReturnValue(false);
+          try {
+            const rows = titled('counted', 50);
+            const keys = await insertBooks(rows);
+            const stored = await booksTitled('counted-');
+            expect(keys.map((key) => stored.get(key['id'])?.['title'])).toEqual(rows.map((r) => r['title']));
+            await removeBooks(keys);
+          } finally {
+            spy.mockRestore();
+          }
+        });
+      }
+    });
+
+    describe('updateMany', () => {
+      it('sets the same values on exactly the keyed rows, binding every value', async () => {
+        const keys = await insertBooks(titled('um', 4));
+        await write((session) =>
+          books.updateMany(keys.slice(0, 3), { title: INJECTION, rating: null, published: true }, { session }),
+        );
+        const rows = await Promise.all(keys.map((key) => books.findOne({ key, view: 'all' })));
+        expect(rows.slice(0, 3).map((row) => row?.['title'])).toEqual([INJECTION, INJECTION, INJECTION]);
+        expect(rows.slice(0, 3).every((row) => row?.['published'] === true && row['rating'] === null)).toBe(true);
+        expect(rows[3]).toMatchObject({ title: 'um-3', published: false });
+        expect(await books.findOne({ key: { id: bookIds['Alpha'] }, view: 'all' })).toMatchObject({ title: 'Alpha' });
+        await removeBooks(keys);
+      });
+
+      it('addresses 2,500 keys in statements of at most 1,000', async () => {
+        const keys = await insertBooks(titled('um2', 2_600));
+        const { sql } = await statementsOf(() =>
+          write((session) => books.updateMany(keys.slice(0, 2_500), { pages: 4_242 }, { session })),
+        );
+        expect(sql).toHaveLength(3);
+        const stored = [...(await booksTitled('um2-')).values()];
+        expect(stored.filter((row) => row['pages'] === 4_242)).toHaveLength(2_500);
+        const untouched = new Set(keys.slice(2_500).map((key) => key['id']));
+        expect(stored.filter((row) => untouched.has(row['id'])).every((row) => row['pages'] !== 4_242)).toBe(true);
+        await removeBooks(keys);
+      });
+
+      it('addresses 2,500 composite keys in statements of at most 1,000', async () => {
+        const rows = Array.from({ length: 2_500 }, (_, index) => ({ bookId: bookIds['Delta_x'], code: `K${index}` }));
+        const keys = (await write((session) => editions.insertMany(rows, { session }))).map((entry) => entry.key);
+        const other = { bookId: bookIds['Gamma 100%'], code: 'K0' };
+        await write((session) => editions.insert(other, { session }));
+        const { sql } = await statementsOf(() =>
+          write((session) => editions.updateMany(keys, { printRun: 9 }, { session })),
+        );
+        expect(sql).toHaveLength(3);
+        const { rows: updated } = await editions.findMany({
+          where: cond('printRun', 'eq', 9),
+          sort: [],
+          count: true,
+          view: 'all',
+        });
+        expect(updated).toHaveLength(2_500);
+        expect(await editions.findOne({ key: other, view: 'all' })).toMatchObject({ printRun: 1 });
+        await write((session) => editions.removeMany([...keys, other], { session }));
+        expect(
+          await editions.findMany({ where: cond('code', 'startsWith', 'K'), sort: [], count: true, view: 'all' }),
+        ).toMatchObject({ total: 0 });
+      });
+    });
+
+    describe('updateEach', () => {
+      it('sets each row its own values; a column a row leaves out keeps its value on that row', async () => {
+        const keys = await insertBooks([
+          { title: 'ue-0', pages: 10, rating: 1.5, published: false },
+          { title: 'ue-1', pages: 11, rating: 2.5, published: true },
+          { title: 'ue-2', pages: 12, rating: 3.5, published: false },
+          { title: 'ue-3', pages: 13, rating: 4.5, published: true },
+        ]);
+        const deletedAt = new Date('2025-02-03T04:05:06.000Z');
+        await write((session) =>
+          books.updateEach(
+            [
+              { key: keys[0]!, values: { title: 'ue-0 renamed', pages: 100 } },
+              { key: keys[1]!, values: { rating: null, published: false } },
+              { key: keys[2]!, values: { title: INJECTION, rating: 0.25, published: true, deletedAt } },
+            ],
+            { session },
+          ),
+        );
+        const rows = await Promise.all(keys.map((key) => books.findOne({ key, view: 'all' })));
+        expect(rows[0]).toMatchObject({ title: 'ue-0 renamed', pages: 100, rating: 1.5, published: false });
+        expect(rows[1]).toMatchObject({ title: 'ue-1', pages: 11, rating: null, published: false });
+        expect(rows[2]).toMatchObject({ title: INJECTION, pages: 12, rating: 0.25, published: true });
+        expect((rows[2]!['deletedAt'] as Date).getTime()).toBe(deletedAt.getTime());
+        expect(rows[3]).toMatchObject({ title: 'ue-3', pages: 13, rating: 4.5, published: true, deletedAt: null });
+        await removeBooks(keys);
+      });
+
+      it('binds dates, enums, json and nulls with their column types', async () => {
+        const written = await write((session) =>
+          notes.insertMany([{ text: 't0', due: '2026-01-01' }, { text: 't1', data: { a: 1 } }, { text: 't2' }], {
+            session,
+          }),
+        );
+        const [first, second, third] = written.map((entry) => entry.key);
+        await write((session) =>
+          notes.updateEach(
+            [
+              { key: first!, values: { due: '2027-12-31', priority: 'high' } },
+              { key: second!, values: { data: { b: [1, 'two'] }, due: null } },
+              { key: third!, values: { text: "it's", data: null, priority: 'low' } },
+            ],
+            { session },
+          ),
+        );
+        expect(await notes.findOne({ key: first!, view: 'all' })).toEqual({
+          id: first!['id'],
+          text: 't0',
+          priority: 'high',
+          data: null,
+          due: '2027-12-31',
+        });
+        expect(await notes.findOne({ key: second!, view: 'all' })).toMatchObject({
+          data: { b: [1, 'two'] },
+          due: null,
+          priority: 'normal',
+        });
+        expect(await notes.findOne({ key: third!, view: 'all' })).toMatchObject({ text: "it's", priority: 'low' });
+        await write((session) => notes.removeMany([first!, second!, third!], { session }));
+      });
+
+      it('applies several changes of one row in order, a later value winning', async () => {
+        const [key] = await insertBooks([{ title: 'twice', pages: 1 }]);
+        await write((session) =>
+          books.updateEach(
+            [
+              { key: key!, values: { pages: 2, rating: 1 } },
+              { key: key!, values: { title: 'twice changed' } },
+              { key: key!, values: { pages: 3 } },
+            ],
+            { session },
+          ),
+        );
+        expect(await books.findOne({ key: key!, view: 'all' })).toMatchObject({
+          title: 'twice changed',
+          pages: 3,
+          rating: 1,
+        });
+        await removeBooks([key!]);
+      });
+
+      it('changes a key column of one row beside other rows of the same statement', async () => {
+        const bookId = bookIds['Beta'];
+        const keys = (
+          await write((session) =>
+            editions.insertMany(
+              [
+                { bookId, code: 'X1' },
+                { bookId, code: 'X2' },
+              ],
+              { session },
+            ),
+          )
+        ).map((entry) => entry.key);
+        await write((session) =>
+          editions.updateEach(
+            [
+              { key: keys[0]!, values: { code: 'X9', printRun: 7 } },
+              { key: keys[1]!, values: { printRun: 8 } },
+            ],
+            { session },
+          ),
+        );
+        expect(await editions.findOne({ key: { bookId, code: 'X9' }, view: 'all' })).toMatchObject({ printRun: 7 });
+        expect(await editions.findOne({ key: keys[1]!, view: 'all' })).toMatchObject({ printRun: 8 });
+        expect(await editions.findOne({ key: keys[0]!, view: 'all' })).toBeNull();
+        await write((session) => editions.removeMany([{ bookId, code: 'X9' }, keys[1]!], { session }));
+      });
+
+      it('splits changes whose values outgrow the bound-parameter limit into statements under it', async () => {
+        const rows = Array.from({ length: 200 }, () => ({ c0: 'before' }));
+        const keys = (await write((session) => wides.insertMany(rows, { session }))).map((entry) => entry.key);
+        const changes = keys.map((key, row) => ({
+          key,
+          values: Object.fromEntries(WIDE_COLUMNS.map((column) => [column, `${row}:${column}`])),
+        }));
+        const { sql } = await statementsOf(() => write((session) => wides.updateEach(changes, { session })));
+        expect(sql.length).toBeGreaterThan(1);
+        const stored = await Promise.all(keys.map((key) => wides.findOne({ key, view: 'all' })));
+        const wrong = stored.filter((row, index) => row?.['c0'] !== `${index}:c0` || row['c169'] !== `${index}:c169`);
+        expect(wrong).toEqual([]);
+        await write((session) => wides.removeMany(keys, { session }));
+      });
+
+      it('binds decimal, bigint, time and date-time values with their column types', async () => {
+        const stamp = new Date('2024-06-07T08:09:10.000Z');
+        const written = await write((session) =>
+          measures.insertMany([{ amount: '1.50', big: '7' }, { clock: '01:02:03' }, {}], { session }),
+        );
+        const [first, second, third] = written.map((entry) => entry.key);
+        await write((session) =>
+          measures.updateEach(
+            [
+              { key: first!, values: { amount: '12345678.91', big: '9007199254740993', stamp } },
+              { key: second!, values: { amount: null, clock: '23:59:58', label: 'changed' } },
+              { key: third!, values: { big: null, stamp: null, amount: '0.05' } },
+            ],
+            { session },
+          ),
+        );
+        const [one, two, three] = await Promise.all(
+          [first!, second!, third!].map((key) => measures.findOne({ key, view: 'all' })),
+        );
+        expect(Number(one!['amount'])).toBe(12345678.91);
+        // SQLite keeps a bigint in a 64-bit integer; the driver reads it as a JavaScript number there.
+        if (db.name !== 'sqlite') expect(String(one!['big'])).toBe('9007199254740993');
+        expect((one!['stamp'] as Date).getTime()).toBe(stamp.getTime());
+        expect(one).toMatchObject({ clock: null, label: 'kept' });
+        expect(two).toMatchObject({ amount: null, clock: '23:59:58', label: 'changed', stamp: null });
+        expect(Number(three!['amount'])).toBe(0.05);
+        expect(three).toMatchObject({ big: null, stamp: null, label: 'kept' });
+      });
+
+      it('writes to-one relations given as objects, with or without a mapped foreign key', async () => {
+        const keys = await insertBooks([{ title: 'rel-0', authorId: authorIds['Ann'] }, { title: 'rel-1' }]);
+        await write((session) =>
+          books.updateEach(
+            [
+              { key: keys[0]!, values: { author: null } },
+              { key: keys[1]!, values: { author: { id: authorIds['Cid'] } } },
+            ],
+            { session },
+          ),
+        );
+        expect((await books.findOne({ key: keys[0]!, view: 'all' }))?.['authorId']).toBeNull();
+        expect((await books.findOne({ key: keys[1]!, view: 'all' }))?.['authorId']).toBe(authorIds['Cid']);
+        const { key: review } = await write((session) =>
+          reviews.insert({ rating: 2, book: { id: keys[0]!['id'] } }, { session }),
+        );
+        await write((session) =>
+          reviews.updateEach([{ key: review, values: { book: { id: keys[1]!['id'] }, rating: 3 } }], { session }),
+        );
+        const stored = await dataSource
+          .getRepository(Review)
+          .findOne({ where: { id: review['id'] as number }, relations: { book: true } });
+        expect(stored).toMatchObject({ rating: 3, book: { id: keys[1]!['id'] } });
+        await write((session) => reviews.remove(review, { session }));
+        await removeBooks(keys);
+      });
+
+      it('updates 100 rows in one statement, and 2,500 in statements of at most 200', async () => {
+        const keys = await insertBooks(titled('ue2', 2_500));
+        const change = (key: EntityKey, index: number) => ({
+          key,
+          values: index % 2 === 0 ? { pages: index + 1 } : { title: `ue2-${index} changed` },
+        });
+        const hundred = await statementsOf(() =>
+          write((session) => books.updateEach(keys.slice(0, 100).map(change), { session })),
+        );
+        expect(hundred.sql).toHaveLength(1);
+        const all = await statementsOf(() => write((session) => books.updateEach(keys.map(change), { session })));
+        expect(all.sql).toHaveLength(13);
+        const stored = await booksTitled('ue2-');
+        const wrong = keys.filter((key, index) => {
+          const row = stored.get(key['id'])!;
+          return index % 2 === 0
+            ? row['pages'] !== index + 1 || row['title'] !== `ue2-${index}`
+            : row['pages'] !== index || row['title'] !== `ue2-${index} changed`;
+        });
+        expect(wrong).toEqual([]);
+        await removeBooks(keys);
+      });
+    });
+
+    describe('softDeleteMany', () => {
+      it('sets the soft-delete marker of exactly the keyed rows, in statements of at most 1,000 keys', async () => {
+        const keys = await insertBooks(titled('sd', 2_600));
+        const { sql } = await statementsOf(() =>
+          write((session) => books.softDeleteMany(keys.slice(0, 2_500), { session })),
+        );
+        expect(sql).toHaveLength(3);
+        const live = await books.findMany({
+          where: cond('title', 'startsWith', 'sd-'),
+          sort: [],
+          count: true,
+          view: 'live',
+        });
+        expect(live.total).toBe(100);
+        const deleted = await books.findMany({
+          where: cond('title', 'startsWith', 'sd-'),
+          sort: [],
+          count: true,
+          view: 'deleted',
+        });
+        expect(deleted.total).toBe(2_500);
+        expect(deleted.rows.every((row) => row['deletedAt'] instanceof Date)).toBe(true);
+        await removeBooks(keys);
+      });
+    });
+
+    describe('removeMany', () => {
+      it('removes exactly the keyed rows, in statements of at most 1,000 keys', async () => {
+        const keys = await insertBooks(titled('rm', 2_600));
+        const { sql } = await statementsOf(() => removeBooks(keys.slice(0, 2_500)));
+        expect(sql).toHaveLength(3);
+        const left = await booksTitled('rm-');
+        expect([...left.keys()].sort()).toEqual(
+          keys
+            .slice(2_500)
+            .map((key) => key['id'])
+            .sort(),
+        );
+        expect(await books.findOne({ key: { id: bookIds['Alpha'] }, view: 'all' })).not.toBeNull();
+        await removeBooks(keys.slice(2_500));
+      });
+
+      it('maps removing a still-referenced row to SVC_CONFLICT', async () => {
+        await expect(
+          write((session) => authors.removeMany([{ id: authorIds['Ann'] }], { session })),
+        ).rejects.toMatchObject({ code: 'SVC_CONFLICT' });
+      });
+    });
+
+    describe('findMany with lock', () => {
+      for (const field of ['pages', 'id']) {
+        it(`locks the rows it reads in a transaction but never its count, sorted by ${field}`, async () => {
+          const { sql, result } = await statementsOf(() =>
+            write((session) =>
+              books.findMany({
+                sort: [{ field, direction: 'asc' }],
+                limit: 2,
+                count: true,
+                view: 'live',
+                lock: true,
+                session,
+              }),
+            ),
+          );
+          expect(result.rows).toHaveLength(2);
+          expect(result.total).toBe((await books.findMany({ sort: [], count: true, view: 'live' })).total);
+          // SQLite has no FOR UPDATE (its one writer locks the database), so its total still rides along the page.
+          const locking = sql.filter((statement) => / FOR UPDATE$/.test(statement));
+          expect(locking).toHaveLength(db.name === 'sqlite' ? 0 : 1);
+          expect(locking.some((statement) => /COUNT\(\*\)/.test(statement))).toBe(false);
+          expect(sql).toHaveLength(db.name === 'sqlite' ? 1 : 2);
+        });
+      }
+
+      it('does not lock outside a transaction', async () => {
+        const { sql } = await statementsOf(() =>
+          books.findMany({ sort: [], limit: 1, count: false, view: 'live', lock: true }),
+        );
+        expect(sql.some((statement) => /FOR UPDATE/.test(statement))).toBe(false);
+      });
+    });
   });
 });
 

@@ -6,12 +6,14 @@ import type {
   FindManyArgs,
   FindManyResult,
   FindOneArgs,
+  KeyedChange,
   LoadRelationArgs,
   RepositoryAdapter,
   RowView,
   UpdateRelationArgs,
   UpdateArgs,
   WriteArgs,
+  WrittenRow,
 } from '@svc/core/spi';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -24,7 +26,8 @@ import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
-import { toEntityValues } from './write-values';
+import { toEntityValues, withGeneratedUuids } from './write-values';
+import { BatchWriter } from './batch-writes';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
 
@@ -56,6 +59,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   private readonly table: EntityTable;
   /** `"schema"."table" "svc_row"`: the FROM of every read this adapter writes itself. */
   private readonly fromSql: string;
+  private readonly batch: BatchWriter;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,6 +69,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.metadata = this.table.metadata;
     this.returnsWrittenRows = this.table.dialect === 'postgres';
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
+    this.batch = new BatchWriter(this.table, target, this.returnsWrittenRows, (kind, run) => this.guard(kind, run));
   }
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
@@ -88,8 +93,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       const spelling = exactSpellingSql(this.table.dialect, column, driver.normalizeType(column.orm));
       selected.push(`${spelling} AS ${driver.escape(`svc_exact_${index}`)}`);
     });
-    // The total rides along the page, unless it counts other conditions (a keyset page counts its filter alone).
-    const totalInPage = args.count && !('countWhere' in args);
+    const lock = this.lockSql(args);
+    // The total rides along the page, unless it counts other conditions (a keyset page counts its filter alone) or
+    // the page locks its rows: PostgreSQL refuses FOR UPDATE beside an aggregate or a window, so it is counted apart.
+    const totalInPage = args.count && !('countWhere' in args) && lock === '';
     if (totalInPage) selected.push(`${pageTotalSql(this.table, args.sort, fromWhere)} AS ${driver.escape(PAGE_TOTAL)}`);
     const order: string[] = [];
     for (const sort of args.sort) {
@@ -108,7 +115,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       driver,
       `SELECT ${selected.join(', ')} FROM ${fromWhere}` +
         (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '') +
-        pageSql(this.table.dialect, limit, offset, params),
+        pageSql(this.table.dialect, limit, offset, params) +
+        lock,
       params.values,
     );
     const count = async (): Promise<number> => {
@@ -152,8 +160,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const params = new SqlParameters();
     const where = this.whereSql({ key: args.key, where: args.where, view: args.view }, params);
-    // TypeORM's pessimistic_write, as it writes it on PostgreSQL and MySQL/MariaDB; SQLite locks the whole database.
-    const lock = args.lock && args.session && this.table.dialect !== 'sqlite' ? ' FOR UPDATE' : '';
+    const lock = this.lockSql(args);
     const query = bindSql(
       this.table.driver,
       `SELECT ${this.table.selectList} FROM ${this.fromSql}${where}${lock}`,
@@ -167,7 +174,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }> {
     const manager = managerOf(args.session, this.dataSource.manager);
-    const entityValues = this.withGeneratedUuids(toEntityValues(values, this.table));
+    const entityValues = withGeneratedUuids(toEntityValues(values, this.table), this.table);
     const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
     const returning = this.returnsWrittenRows;
     if (returning) query.returning('*');
@@ -205,6 +212,32 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const query = manager.createQueryBuilder().delete().from(this.target).where(condition, params.values);
     await this.guard('delete', () => query.execute());
+  }
+
+  async insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]> {
+    if (rows.length === 0) return [];
+    return this.inTransaction(args, (manager) => this.batch.insert(manager, rows));
+  }
+
+  async updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<void> {
+    if (keys.length === 0) return;
+    await this.inTransaction(args, (manager) => this.batch.update(manager, keys, values));
+  }
+
+  async updateEach(changes: readonly KeyedChange[], args: WriteArgs): Promise<void> {
+    if (changes.length === 0) return;
+    await this.inTransaction(args, (manager) => this.batch.updateEach(manager, changes));
+  }
+
+  async softDeleteMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void> {
+    if (keys.length === 0) return;
+    const marker = this.requireMarker().property;
+    await this.inTransaction(args, (manager) => this.batch.softDelete(manager, keys, marker));
+  }
+
+  async removeMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void> {
+    if (keys.length === 0) return;
+    await this.inTransaction(args, (manager) => this.batch.remove(manager, keys));
   }
 
   async updateRelation(args: UpdateRelationArgs): Promise<void> {
@@ -278,6 +311,23 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   }
 
+  /**
+   * ` FOR UPDATE` when a read in a session asks to lock its rows: TypeORM's pessimistic_write, as it writes it on
+   * PostgreSQL and MySQL/MariaDB. SQLite has none: its one writer locks the whole database for the transaction.
+   */
+  private lockSql(args: { readonly lock?: boolean; readonly session?: AdapterSession }): string {
+    return args.lock && args.session && this.table.dialect !== 'sqlite' ? ' FOR UPDATE' : '';
+  }
+
+  /**
+   * Runs a set-based write on the session's manager; without a session, in a transaction of its own, so a write of
+   * several statements (chunks) is all or nothing either way.
+   */
+  private inTransaction<T>(args: WriteArgs, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (args.session) return work(managerOf(args.session, this.dataSource.manager));
+    return this.transaction((session) => work(managerOf(session, this.dataSource.manager)));
+  }
+
   /** `UPDATE ... WHERE <key> [AND <view>]`, returning the stored row (or null when none matched) when asked. */
   private async updateByKey(
     key: EntityKey,
@@ -317,17 +367,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const marker = this.table.marker;
     if (marker) return marker;
     throw new Error(`@svc/typeorm: ${this.table.name} has no delete-date column, so it cannot be soft-deleted.`);
-  }
-
-  /** Client-side uuids where the database does not generate them, so the key is known without a re-read. */
-  private withGeneratedUuids(values: Row): Row {
-    for (const column of this.table.primary) {
-      const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
-      if (generatedUuid && values[column.property] === undefined && this.table.dialect !== 'postgres') {
-        values[column.property] = globalThis.crypto.randomUUID();
-      }
-    }
-    return values;
   }
 
   private keyOf(row: Row): EntityKey {

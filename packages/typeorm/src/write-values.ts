@@ -32,3 +32,17 @@ export function toEntityValues(values: Row, table: EntityTable): Row {
   }
   return out;
 }
+
+/**
+ * `values` with a client-side uuid in each generated uuid key it leaves out, where the database does not generate
+ * them (all but PostgreSQL), so the key is known without a re-read. Mutates and returns `values`.
+ */
+export function withGeneratedUuids(values: Row, table: EntityTable): Row {
+  if (table.dialect === 'postgres') return values;
+  for (const column of table.primary) {
+    const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
+    if (generatedUuid && values[column.property] === undefined)
+      values[column.property] = globalThis.crypto.randomUUID();
+  }
+  return values;
+}

@@ -7,10 +7,12 @@ import type {
   FindManyArgs,
   FindManyResult,
   FindOneArgs,
+  KeyedChange,
   RepositoryAdapter,
   RowView,
   SortKey,
   WriteArgs,
+  WrittenRow,
 } from '@svc/core/spi';
 import { isDatabaseSpelling } from '@svc/core/spi';
 
@@ -82,6 +84,28 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
 
   async update(key: EntityKey, values: Row, _args: WriteArgs): Promise<void> {
     Object.assign(this.require(key), values);
+  }
+
+  async insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]> {
+    const written: WrittenRow[] = [];
+    for (const values of rows) written.push(await this.insert(values, args));
+    return written;
+  }
+
+  async updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<void> {
+    for (const key of keys) await this.update(key, values, args);
+  }
+
+  async updateEach(changes: readonly KeyedChange[], args: WriteArgs): Promise<void> {
+    for (const { key, values } of changes) await this.update(key, values, args);
+  }
+
+  async softDeleteMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void> {
+    for (const key of keys) await this.softDelete(key, args);
+  }
+
+  async removeMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void> {
+    for (const key of keys) await this.remove(key, args);
   }
 
   async softDelete(key: EntityKey, _args: WriteArgs): Promise<void> {
