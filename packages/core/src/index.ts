@@ -6,7 +6,7 @@ export { createSvc, createCrud, SvcInstance } from './service/create-svc';
 export type { SvcOptions, CrudRuntime } from './service/create-svc';
 export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
-export type { CallOptions, ListEnvelope } from './service/svc-service';
+export type { CallOptions, ListEnvelope, BatchResult } from './service/svc-service';
 export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';
 export type { ListResult, ListMetaContributor } from './operations/list-handlers';
@@ -30,6 +30,8 @@ export type {
 export type {
   EntityConfig,
   EntityStructure,
+  BatchConfig,
+  UpsertConfig,
   EntityOperationsMap,
   StandardOperationConfig,
   FilterConfig,
@@ -73,6 +75,7 @@ export {
   NotDeletedException,
   PreconditionFailedException,
   PreconditionUnsupportedException,
+  BatchTooLargeException,
   UnresolvedRelationException,
   PersistenceException,
   TransactionFailedException,

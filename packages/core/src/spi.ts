@@ -30,6 +30,8 @@ export type {
   LoadRelationArgs,
   WriteArgs,
   UpdateArgs,
+  WrittenRow,
+  KeyedChange,
   SvcInfrastructure,
   InfrastructureResolver,
   UpdateRelationArgs,

@@ -57,6 +57,9 @@ const RESERVED = ['Query', 'Mutation', 'Subscription'];
  * `create`/`update`/`patch`/`delete`/`restore`/`purge<Entity>` mutations for the operations that are on, typed
  * filters, write inputs and relation fields. Configuration problems throw a `ConfigurationException` naming the entity.
  */
+/** A write that chooses its rows by the list grammar's filter (a batch update or delete). */
+const byFilter = (operation: { readonly query: string }) => operation.query === 'filter';
+
 export function buildSvcSchema(
   source: SvcInstance | readonly SvcService[],
   options: SvcSchemaOptions = {},
@@ -82,7 +85,8 @@ export function buildSvcSchema(
       plans,
       object: objectOf(plan.typeName),
       list: plan.list ? buildListType(plan, types, objectOf(plan.typeName)) : undefined,
-      filter: plan.list ? buildFilterInput(plan, types) : undefined,
+      filter: plan.list || plan.operations.some(byFilter) ? buildFilterInput(plan, types) : undefined,
+      types,
       writes: writeInputsOf(plan, types),
       contextOf,
       gate: options.gate,

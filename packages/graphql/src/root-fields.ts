@@ -17,7 +17,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { type OperationDescription, type SvcContext } from '@svc/core';
-import { checkGated, executeGated, type ExecuteRequest, type ExecuteResponse, type OperationGate } from '@svc/core/spi';
+import { checkGated, type ExecuteRequest, type ExecuteResponse, type OperationGate } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
 import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
@@ -26,6 +26,9 @@ import { listPairs, type ListArgs } from './list-arguments';
 import { collectFields, shapePairs } from './selection-query';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteInput, WriteSlot } from './write-input-types';
+import type { SchemaTypes } from './schema-types';
+import { batchField } from './batch-fields';
+import { execute } from './run-operation';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
 
@@ -37,25 +40,13 @@ export interface EntityFieldsArgs {
   readonly list?: GraphQLObjectType;
   readonly filter?: FilterInput;
   readonly writes: Partial<Record<WriteSlot, WriteInput>>;
+  /** The schema's named types, for the types a field answers with (a batch's result). */
+  readonly types: SchemaTypes;
   /** The engine's context from GraphQL's context value. */
   readonly contextOf: (contextValue: unknown) => SvcContext;
   /** Asked before each operation runs (the REST route's guards, in Nest). */
   readonly gate?: OperationGate;
   readonly onError?: SvcErrorListener;
-}
-
-/** Runs one operation with the caller's context, once the gate (if any) lets it. */
-async function execute(
-  args: EntityFieldsArgs,
-  contextValue: unknown,
-  request: Omit<ExecuteRequest, 'context'>,
-): Promise<ExecuteResponse> {
-  return executeGated({
-    service: args.plan.service,
-    request: { ...request, surface: 'graphql' },
-    context: args.contextOf(contextValue),
-    gate: args.gate,
-  });
 }
 
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */
@@ -176,14 +167,19 @@ function listArguments(args: EntityFieldsArgs): GraphQLFieldConfigArgumentMap {
 
 /**
  * The mutation fields, one per write that is on, named by the operation (`createOne` -> `create<Entity>`): `id` when it
- * addresses a row, `input` in its write slot; it answers the row as stored, or `true` where the row is gone.
+ * addresses a row, `input` in its write slot; it answers the row as stored, or `true` where the row is gone. A batch
+ * write is named for the rows (`createMany` -> `create<Entities>`) and answers them all (`batch-fields.ts`).
  */
 export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
   const { plan } = args;
   const name = pascal(plan.typeName);
   const fields: Record<string, Field> = {};
   for (const operation of plan.operations) {
-    if (operation.kind === 'write') fields[`${operation.id.replace(/One$/, '')}${name}`] = writeField(args, operation);
+    if (operation.kind !== 'write') continue;
+    if (operation.answers === 'batch') {
+      const field = batchField(args, operation);
+      if (field) fields[`${operation.id.replace(/Many$/, '')}${pascal(plan.many)}`] = field;
+    } else fields[`${operation.id.replace(/One$/, '')}${name}`] = writeField(args, operation);
   }
   return guardedAll(args, fields);
 }

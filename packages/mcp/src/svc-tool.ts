@@ -129,6 +129,7 @@ export class SvcTool {
       ...(takesId ? { id: args['id'] } : {}),
       ...(body !== 'none' ? { body: args['data'] } : {}),
       ...(query === 'list' ? { query: listQuery(this.service.describe(), args) } : {}),
+      ...(query === 'filter' ? { query: pick(args, ['filter']) } : {}),
       ...(query === 'item' ? { query: pick(args, ['select', 'include']) } : {}),
     };
   }

@@ -167,8 +167,25 @@ export function inputSchemaOf(description: EntityDescription, operation: Operati
     required.push('id');
   }
   if (operation.body === 'create' || operation.body === 'update' || operation.body === 'patch') {
-    properties['data'] = dataSchema(description, operation.body);
+    const data = dataSchema(description, operation.body);
+    properties['data'] = operation.items
+      ? {
+          type: 'array',
+          description: `The ${description.name} rows to write, all or nothing.`,
+          items: data,
+          minItems: 1,
+          maxItems: operation.items.maxItems,
+        }
+      : data;
     required.push('data');
+  }
+  if (operation.query === 'filter') {
+    const filter = filterSchema(description);
+    if (filter) {
+      properties['filter'] = { $ref: FILTER_REF, description: 'The rows to change (required).' };
+      required.push('filter');
+      defs = { filter };
+    }
   }
   if (operation.query === 'list') {
     const list = listProperties(description);

@@ -47,9 +47,29 @@ function removedSchema(description: EntityDescription, flag: string): JsonSchema
   };
 }
 
-/** What a success of the operation serves: a page, the row, or for a removal the id and what was done to it. */
+/** A batch's rows in order (a delete's as their keys), their count, and an upsert's created and updated counts. */
+function batchSchema(description: EntityDescription, operation: OperationDescription): JsonSchema {
+  const keys = operation.body === 'none';
+  const fields = keys ? description.primaryKeys : description.output.item;
+  return {
+    type: 'object',
+    description: keys ? `The keys of the ${description.name} rows removed.` : `The ${description.name} rows written.`,
+    properties: {
+      items: { type: 'array', items: itemSchema(description, fields) },
+      total: { type: 'integer' },
+      meta: {
+        type: 'object',
+        properties: { created: { type: 'integer' }, updated: { type: 'integer' } },
+      },
+    },
+    required: ['items', 'total'],
+  };
+}
+
+/** What a success of the operation serves: a page, the row, a batch's rows, or for a removal what was done to it. */
 export function successSchemaOf(description: EntityDescription, operation: OperationDescription): JsonSchema {
   if (operation.answers === 'list') return listSchema(description);
+  if (operation.answers === 'batch') return batchSchema(description, operation);
   if (operation.answers === 'none') return removedSchema(description, receiptFlagOf(operation));
   return itemSchema(description, description.output.item);
 }

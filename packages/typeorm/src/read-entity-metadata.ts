@@ -36,7 +36,23 @@ function buildEntityMetadata(dataSource: DataSource, orm: OrmEntity, target: Fun
     primaryKeys: Object.freeze(orm.primaryColumns.map((column) => column.propertyPath)),
     relations: Object.freeze(relations),
     ...(marker === undefined ? {} : { deleteMarker: marker }),
+    uniques: uniqueSets(orm),
   });
+}
+
+/**
+ * The column sets the database keeps unique: unique constraints and unique indices (TypeORM records a column's
+ * `unique: true` as either, by driver), in property names, each set once.
+ */
+function uniqueSets(orm: OrmEntity): readonly (readonly string[])[] {
+  const sets = new Map<string, readonly string[]>();
+  const add = (columns: readonly { propertyPath: string }[]) => {
+    const names = columns.map((column) => column.propertyPath);
+    if (names.length > 0) sets.set([...names].sort().join('\u0000'), Object.freeze(names));
+  };
+  for (const unique of orm.uniques) add(unique.columns);
+  for (const index of orm.indices) if (index.isUnique) add(index.columns);
+  return Object.freeze([...sets.values()]);
 }
 
 /**

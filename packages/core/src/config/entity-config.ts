@@ -184,6 +184,35 @@ export interface EntityStructure {
   readonly set?: SetConfig;
   /** Whitelist of operations: absent means defaults; present means only those named. */
   readonly operations?: EntityOperationsMap;
+  /**
+   * Batch writes, off unless named here (the `operations` whitelist neither turns them on nor is needed):
+   * `createMany` (`POST /batch`), `updateMany` (`PATCH /` by filter) and `deleteMany` (`DELETE /` by filter).
+   */
+  readonly batch?: BatchConfig;
+}
+
+/** `batch`: which batch writes are on, and how large one may be. */
+export interface BatchConfig {
+  /** `createMany`: `POST /batch` with a JSON array of create bodies; `{ onConflict }` makes it an upsert. */
+  readonly create?: true | { readonly onConflict?: UpsertConfig };
+  /** `updateMany`: `PATCH /?filter=...` with one patch body for every matching row. */
+  readonly update?: true;
+  /** `deleteMany`: `DELETE /?filter=...`, soft or hard as `deleteOne`. */
+  readonly delete?: true;
+  /** Items one `createMany` may carry (at most 10,000). @default 100 */
+  readonly maxItems?: number;
+  /** Rows one `updateMany` or `deleteMany` may change (at most 10,000). @default 100 */
+  readonly maxAffected?: number;
+}
+
+/**
+ * An upsert's conflict rule, chosen in config, never by the client: an item whose `target` columns match an existing
+ * row updates that row's `update` fields (`'all'`: every field the item sends but the target; `'none'`: keeps it).
+ */
+export interface UpsertConfig {
+  /** Columns that together are unique (a unique column, a unique index, or the primary key). */
+  readonly target: readonly string[];
+  readonly update: readonly string[] | 'all' | 'none';
 }
 
 /** What `@Svc(Entity, config)`, `createCrud(Entity, config)` and `instance.createCrud` take. */
@@ -230,9 +259,9 @@ export interface SearchConfigInput {
   readonly driver?: 'orm';
 }
 
-/** `set`: server-forced write values that overwrite the client's, per request (createOne and updateOne only). */
+/** `set`: server-forced write values that overwrite the client's, per request (createOne, createMany's items, updateOne). */
 export interface SetArgs {
-  readonly operation: 'createOne' | 'updateOne';
+  readonly operation: 'createOne' | 'updateOne' | 'createMany';
   readonly body: unknown;
   readonly context: SvcContext;
 }

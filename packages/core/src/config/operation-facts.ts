@@ -3,6 +3,7 @@
  * fulfils. The bootstrap checks, the entity resolution and the description read these facts (handed to them by the
  * registry, `operations/operation-registry.ts`), so no file below the registry names an operation to learn them.
  */
+import type { EntityConfig } from './entity-config';
 import type { RealtimeEventId, StandardOperationId, SvcSettings } from './svc-settings';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -30,14 +31,21 @@ export interface OperationFacts {
   readonly cardinality: 'one' | 'many';
   /** Its REST route, relative to the collection (`:id` renamed after `identifier.field`), and its success status. */
   readonly route: { readonly method: HttpMethod; readonly path: string; readonly status: number };
-  /** What a call carries: the addressed row's id, a body in a write slot, and list or item query parameters. */
+  /**
+   * What a call carries: the addressed row's id, a body in a write slot (`items`: a JSON array of such bodies), and
+   * list or item query parameters, or the list grammar's `filter` alone (required: it chooses the rows a batch changes).
+   */
   readonly takes: {
     readonly id: boolean;
     readonly body: WriteSlotName | 'none';
-    readonly query: 'list' | 'item' | 'none';
+    readonly items?: boolean;
+    readonly query: 'list' | 'item' | 'filter' | 'none';
   };
-  /** What a success serves: the row, a page of rows, or nothing (the row is gone). */
-  readonly answers: 'item' | 'list' | 'none';
+  /**
+   * What a success serves: the row, a page of rows, nothing (the row is gone), or the rows a batch wrote (`batch`:
+   * `{ items, total }`, each item as the row's own write would answer it; a delete's items are primary keys).
+   */
+  readonly answers: 'item' | 'list' | 'none' | 'batch';
   /** The realtime event a committed call publishes. */
   readonly event?: RealtimeEventId;
   /** If-None-Match answers 304; If-Match is checked against the locked row, or refused with 412. */
@@ -48,6 +56,11 @@ export interface OperationFacts {
   readonly schemaParts: readonly ('input' | 'output' | 'query')[];
   /** Served only where the entity soft-deletes: off unless named, refused on an entity that deletes for good. */
   readonly needsSoftDelete: boolean;
+  /**
+   * Off unless the entity config turns it on here (batch writes, with `batch.create` and the like): the `operations`
+   * whitelist neither turns it on nor leaves it out. `operations.<id>` may still hold its settings.
+   */
+  readonly optIn?: { readonly path: string; readonly on: (config: EntityConfig) => boolean };
   readonly wording: {
     /** One word for a title (`Create`). */
     readonly verb: string;

@@ -1,6 +1,6 @@
 /** The per-entity `operations` map: absent → defaults, present → whitelist; the global boolean map. */
 import { ConfigurationException } from '../errors/configuration-exception';
-import type { CustomOperationConfig, EntityOperationsMap } from './entity-config';
+import type { CustomOperationConfig, EntityConfig, EntityOperationsMap } from './entity-config';
 import type { OperationFacts } from './operation-facts';
 import type { StandardOperationId } from './svc-settings';
 import { isPlainObject } from './validate-settings';
@@ -21,17 +21,23 @@ export function resolveOperations(args: {
   soft: boolean;
   /** The standard operations' facts, by id. */
   facts: ReadonlyMap<string, OperationFacts>;
+  /** The entity config, which turns the opt-in operations (batch writes) on. */
+  config: EntityConfig;
 }): OperationsResolution {
   const { entity, map, globalMap, soft, facts } = args;
   const states = new Map<StandardOperationId, OperationState>();
   const customs = new Map<string, { state: OperationState; config: CustomOperationConfig }>();
+  // Opt-in operations are on where the config turns them on, whatever the whitelist says.
+  for (const { id, optIn } of facts.values()) {
+    if (optIn?.on(args.config)) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
+  }
   if (map === undefined) {
     // On by default: every standard operation, but those that need soft delete only where the entity soft-deletes.
-    for (const { id, needsSoftDelete } of facts.values()) {
-      if (needsSoftDelete && !soft) continue;
+    for (const { id, needsSoftDelete, optIn } of facts.values()) {
+      if ((needsSoftDelete && !soft) || optIn) continue;
       states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
     }
-    return { states, customs };
+    return { states: inOrderOf(facts, states), customs };
   }
   if (!isPlainObject(map))
     throw new ConfigurationException({
@@ -49,6 +55,14 @@ export function resolveOperations(args: {
       continue;
     }
     if (value === false || value === undefined) continue;
+    if (standard.optIn) {
+      if (states.has(standard.id)) continue;
+      throw new ConfigurationException({
+        entity,
+        path: `operations.${id}`,
+        message: `names ${id}, which is off unless ${standard.optIn.path} turns it on. Set ${standard.optIn.path}, or remove operations.${id}.`,
+      });
+    }
     if (value !== true && !isPlainObject(value)) {
       throw new ConfigurationException({
         entity,
@@ -65,5 +79,18 @@ export function resolveOperations(args: {
     }
     states.set(standard.id, 'on');
   }
-  return { states, customs };
+  return { states: inOrderOf(facts, states), customs };
+}
+
+/** The states in the registry's order, the order every surface lists operations in. */
+function inOrderOf(
+  facts: ReadonlyMap<string, OperationFacts>,
+  states: ReadonlyMap<StandardOperationId, OperationState>,
+): Map<StandardOperationId, OperationState> {
+  const ordered = new Map<StandardOperationId, OperationState>();
+  for (const { id } of facts.values()) {
+    const state = states.get(id);
+    if (state) ordered.set(id, state);
+  }
+  return ordered;
 }

@@ -50,7 +50,17 @@ export interface IdentifierSettings {
 
 /** The standard operations (each defined once in `operations/definitions/`, listed by the operation registry). */
 export type StandardOperationId =
-  'createOne' | 'findOne' | 'findMany' | 'updateOne' | 'patchOne' | 'deleteOne' | 'restoreOne' | 'purgeOne';
+  | 'createOne'
+  | 'findOne'
+  | 'findMany'
+  | 'updateOne'
+  | 'patchOne'
+  | 'deleteOne'
+  | 'restoreOne'
+  | 'purgeOne'
+  | 'createMany'
+  | 'updateMany'
+  | 'deleteMany';
 
 /** Every settings key, as the global and entity scopes take them. */
 export interface SvcSettings {
@@ -78,6 +88,9 @@ export interface OperationSettingsById {
   deleteOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   restoreOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   purgeOne: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+  createMany: Pick<SvcSettings, 'realtime' | 'cache' | 'errors'>;
+  updateMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+  deleteMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
 }
 
 /** Settings after the chain: every key filled in; subtrees turned off are `false`. */

@@ -20,6 +20,7 @@ import { resolveLookup } from './resolve-lookup';
 
 import { mergeSettingsChain } from '../config/merge-settings';
 import { resolveOperations } from '../config/resolve-operations';
+import { resolveBatchConfig } from '../config/batch-config';
 import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
 
 export type { ResolveEntityArgs };
@@ -101,6 +102,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const arrayRelations = buildArrayRelations(name, metadata, config.relations, adapter);
   const { members, ...inputs } = resolveInputs(name, metadata, args, arrayRelations);
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs, entitySettings };
+  const batch = resolveBatchConfig(name, metadata, config.batch);
   const operations = resolveAllOperations(scope, arrayRelations);
   const resultCache = resultCacheOf(scope, operations);
   const standard = [...operations.values()];
@@ -122,6 +124,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
     forced: buildForcedValues(name, config.set),
+    ...(batch ? { batch } : {}),
     references: toOneReferences(metadata),
     maxInputDepth: args.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
     arrayRelations,
@@ -149,6 +152,7 @@ function resolveAllOperations(
     globalMap: args.global.operations,
     soft,
     facts: args.operationFacts,
+    config: args.config,
   });
   const operations = new Map<string, ResolvedOperation>();
   for (const [id, state] of states) {
@@ -332,7 +336,7 @@ function operationOutputValidator(
 ) {
   if (facts.answers === 'none') return undefined;
   if (part !== undefined) return outputValidatorOf(part, `operations.${facts.id}.schema.output`);
-  const slot = facts.answers;
+  const slot = facts.answers === 'batch' ? 'item' : facts.answers;
   return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
 }
 

@@ -18,6 +18,7 @@ const STRUCTURAL_KEYS = [
   'include',
   'relations',
   'operations',
+  'batch',
 ];
 /** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();

@@ -25,6 +25,11 @@ export const ERROR_CATALOG = {
     title: 'Validation failed',
     detail: 'Fix the body fields named in errors[] and send the request again.',
   },
+  SVC_BATCH_TOO_LARGE: {
+    status: 400,
+    title: 'Batch too large',
+    detail: 'Send fewer items, or a filter that matches fewer rows, in each batch.',
+  },
   SVC_MALFORMED_REQUEST: {
     status: 400,
     title: 'Malformed request',

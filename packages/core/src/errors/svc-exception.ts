@@ -142,6 +142,21 @@ export class PreconditionFailedException extends SvcException {
   }
 }
 
+/**
+ * 400 SVC_BATCH_TOO_LARGE: a batch write over `batch.maxItems` items, or a filter matching more than
+ * `batch.maxAffected` rows, refused before any row changes. `params` name the limit and the count.
+ */
+export class BatchTooLargeException extends SvcException {
+  constructor(limit: 'maxItems' | 'maxAffected', max: number, count: number) {
+    const what = limit === 'maxItems' ? `${count} items` : `a filter matching ${count} rows`;
+    const fix = limit === 'maxItems' ? 'Split the items into batches' : 'Narrow the filter, or send several batches';
+    super('SVC_BATCH_TOO_LARGE', {
+      detail: `The batch has ${what}; batch.${limit} is ${max}. ${fix} of at most ${max}.`,
+      params: { limit: `batch.${limit}`, max, count },
+    });
+  }
+}
+
 /** 412 SVC_PRECONDITION_UNSUPPORTED: If-Match on an operation that cannot honour it. */
 export class PreconditionUnsupportedException extends SvcException {
   constructor(operation: string) {

@@ -5,7 +5,7 @@
 import type { OperationHandler, SvcOperationInput } from '../config/entity-config';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { NotFoundException } from '../errors/svc-exception';
-import type { RepositoryAdapter, Row } from '../persistence/repository-adapter';
+import type { Row, RowRepository } from '../persistence/repository-adapter';
 import { andFilters } from '../persistence/query-ast';
 import type { ListReadPlan } from '../query/resolve-list-query';
 import type { SvcContext } from '../config/svc-context';
@@ -22,7 +22,7 @@ export type ListMetaContributor = (
   context: SvcContext,
 ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
-function repositoryOf(context: SvcContext, adapter?: RepositoryAdapter): RepositoryAdapter {
+function repositoryOf(context: SvcContext, adapter?: RowRepository): RowRepository {
   const repository = adapter ?? context.repository;
   if (!repository)
     throw new ConfigurationException({ message: 'a built-in handler needs context.repository or an adapter.' });
@@ -30,7 +30,7 @@ function repositoryOf(context: SvcContext, adapter?: RepositoryAdapter): Reposit
 }
 
 /** The built-in findMany and findOne as handlers; pass an adapter to read another repository than the request's. */
-export function createBuiltInHandlers(adapter?: RepositoryAdapter) {
+export function createBuiltInHandlers(adapter?: RowRepository) {
   return {
     async findMany(input: SvcOperationInput, context: SvcContext): Promise<ListResult> {
       const plan = input.query as ListReadPlan;

@@ -12,6 +12,9 @@ import { patchOne } from './definitions/patch-one';
 import { purgeOne } from './definitions/purge-one';
 import { restoreOne } from './definitions/restore-one';
 import { updateOne } from './definitions/update-one';
+import { createMany } from './definitions/create-many';
+import { updateMany } from './definitions/update-many';
+import { deleteMany } from './definitions/delete-many';
 
 export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   createOne,
@@ -22,6 +25,9 @@ export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   deleteOne,
   restoreOne,
   purgeOne,
+  createMany,
+  updateMany,
+  deleteMany,
 ];
 
 const BY_ID: ReadonlyMap<string, OperationDefinition> = new Map(STANDARD_OPERATIONS.map((d) => [d.id, d]));

@@ -127,11 +127,15 @@ function routeOptionsOf(config: EntityConfig, id: OperationDefinition['id']): Ro
   return typeof entry === 'object' ? entry.meta?.routes : undefined;
 }
 
-/** Operations that get a route: every one named on in the entity's `operations` map, else all of them. */
+/**
+ * Operations that get a route: every one named on in the entity's `operations` map, else all of them; an opt-in one
+ * (a batch write) where the config turns it on.
+ */
 function routedOperations(config: EntityConfig): OperationDefinition[] {
-  if (config.operations === undefined) return [...STANDARD_OPERATIONS];
-  return STANDARD_OPERATIONS.filter(({ id }) => {
-    const value = config.operations?.[id];
+  return STANDARD_OPERATIONS.filter(({ id, optIn }) => {
+    if (optIn) return optIn.on(config);
+    if (config.operations === undefined) return true;
+    const value = config.operations[id];
     return value !== undefined && value !== false;
   });
 }

@@ -4,7 +4,7 @@ import type { Row } from '../persistence/repository-adapter';
 import { readBody, requiredItem } from '../schema/validate-body';
 import type { RequiredSet } from '../schema/write-schema';
 import type { WriteSchema } from '../schema/write-schema';
-import { forcedValues } from '../schema/forced-values';
+import { forcedValues, type SetArgs } from '../schema/forced-values';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage, type StateWith } from '../pipeline/stage';
 import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
@@ -94,12 +94,17 @@ export const refuseJsonPatchStage = stage('refuseJsonPatch', { phase: 'gate', re
  * The body checked against its slot, with what `set` forces merged over it (winning over the client's values). A
  * required field that `set` fills need not be sent; one it does not fill is the client's 400.
  */
-async function bodyWithSet(call: OperationCall, slot: 'create' | 'update', schema: WriteSchema): Promise<Row> {
+export async function bodyWithSet(
+  call: OperationCall,
+  slot: 'create' | 'update',
+  schema: WriteSchema,
+  body: unknown = call.request.body,
+): Promise<Row> {
   const missing: RequiredSet[] = [];
-  const body = await readBody(schema, call.request.body, { replace: slot === 'update', missing });
+  const values = await readBody(schema, body, { replace: slot === 'update', missing });
   let set: Row;
   try {
-    set = await forced(call, slot);
+    set = await forced(call, slot, body);
   } catch (error) {
     // A set function may rely on a field the client left out: that is the client's mistake, answered as such.
     if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
@@ -107,14 +112,14 @@ async function bodyWithSet(call: OperationCall, slot: 'create' | 'update', schem
   }
   const unfilled = missing.filter((required) => !required.fillable.some((field) => Object.hasOwn(set, field)));
   if (unfilled.length > 0) throw new ValidationFailedException(unfilled.map(requiredItem));
-  return { ...body, ...set };
+  return { ...values, ...set };
 }
 
-/** What `set` forces for this write. */
-function forced(call: OperationCall, slot: 'create' | 'update') {
-  return forcedValues(call.entity.name, call.entity.metadata, call.entity.forced[slot], {
-    operation: slot === 'create' ? 'createOne' : 'updateOne',
-    body: call.request.body,
+/** What `set` forces for this write (of one body of a batch, or of the request's). */
+function forced(call: OperationCall, slot: 'create' | 'update', body: unknown) {
+  return forcedValues(call.entity.name, call.entity.metadata, slot, call.entity.forced[slot], {
+    operation: call.operation.id as SetArgs['operation'],
+    body,
     context: call.context,
   });
 }

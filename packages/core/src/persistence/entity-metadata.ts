@@ -55,6 +55,11 @@ export interface EntityMetadata {
   readonly relations: readonly RelationMetadata[];
   /** Property of the soft-delete marker column, when the entity has one. */
   readonly deleteMarker?: string;
+  /**
+   * The column sets the database keeps unique (unique columns, unique indices and constraints), each in property
+   * names; the primary key is not repeated here. Omitted: the adapter cannot tell.
+   */
+  readonly uniques?: readonly (readonly string[])[];
 }
 
 /** The primary-key values of one row, by property. */

@@ -28,6 +28,11 @@ export interface FindManyArgs {
   readonly session?: AdapterSession;
   /** Date-time properties whose database spelling `FindManyResult.exact` carries, row by row (keyset boundaries). */
   readonly exactKeys?: readonly string[];
+  /**
+   * Lock the rows read for the rest of the transaction (`SELECT ... FOR UPDATE` where the database has it; SQLite's
+   * writer lock covers it). Only with a `session`, and never with `count`'s second statement.
+   */
+  readonly lock?: boolean;
 }
 
 export interface FindManyResult {
@@ -75,6 +80,19 @@ export interface WriteArgs {
   readonly session?: AdapterSession;
 }
 
+/** A row written by `insert` or `insertMany`: its primary key, and the row as stored when the adapter returns it. */
+export interface WrittenRow {
+  readonly key: EntityKey;
+  readonly row?: Row;
+}
+
+/** One row's own change, for `updateEach`. */
+export interface KeyedChange {
+  readonly key: EntityKey;
+  /** The columns to set on that row (already validated and coerced by core). */
+  readonly values: Row;
+}
+
 export interface UpdateArgs extends WriteArgs {
   /** Only a row in this view is updated: the statement's own condition, for a write with no pre-read. */
   readonly view?: RowView;
@@ -103,6 +121,22 @@ export interface RepositoryAdapter {
    * `returnsWrittenRows` it resolves to the row as stored, or null when no such row exists; otherwise to undefined.
    */
   update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void>;
+  /**
+   * Inserts rows in as few statements as the database's bound-parameter limit allows (one multi-row `INSERT` per
+   * chunk), and returns one entry per row in the order given (with the stored row when `returnsWrittenRows`).
+   */
+  insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]>;
+  /** Sets the same `values` on every row of `keys`: `UPDATE ... WHERE <key> IN (...)`, chunked under the limits. */
+  updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<void>;
+  /**
+   * Sets each row's own values in as few statements as the limits allow (one `UPDATE ... SET c = CASE <key> ...
+   * END WHERE <key> IN (...)` per chunk); a column a change leaves out keeps its value on that row.
+   */
+  updateEach(changes: readonly KeyedChange[], args: WriteArgs): Promise<void>;
+  /** Sets the soft-delete marker of every row of `keys` to now, chunked under the limits. */
+  softDeleteMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void>;
+  /** Removes every row of `keys` for good: `DELETE ... WHERE <key> IN (...)`, chunked under the limits. */
+  removeMany(keys: readonly EntityKey[], args: WriteArgs): Promise<void>;
   /** Sets the soft-delete marker to now. */
   softDelete(key: EntityKey, args: WriteArgs): Promise<void>;
   /** Clears the soft-delete marker. */
@@ -128,6 +162,12 @@ export interface RepositoryAdapter {
    */
   updateRelation?(args: UpdateRelationArgs): Promise<void>;
 }
+
+/** The port without its set-based batch writes: what a handler's `context.repository` offers, row by row. */
+export type RowRepository = Omit<
+  RepositoryAdapter,
+  'insertMany' | 'updateMany' | 'updateEach' | 'softDeleteMany' | 'removeMany'
+>;
 
 export interface UpdateRelationArgs {
   readonly relation: string;

@@ -8,7 +8,15 @@
  * key value (`7`, `'a,b'` for a composite key, as the route takes it) or the key object (`input.key`).
  */
 import type { EntityKey } from './entity-metadata';
-import type { FindManyArgs, FindOneArgs, RepositoryAdapter, Row, UpdateArgs, WriteArgs } from './repository-adapter';
+import type {
+  FindManyArgs,
+  FindOneArgs,
+  RepositoryAdapter,
+  Row,
+  RowRepository,
+  UpdateArgs,
+  WriteArgs,
+} from './repository-adapter';
 
 type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
@@ -29,7 +37,7 @@ export interface ScopedListResult {
 }
 
 /** The adapter port with the session and the view filled in for the handler. */
-export interface ScopedRepository extends RepositoryAdapter {
+export interface ScopedRepository extends RowRepository {
   findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
   /**
    * A handler's resolved plan (`input.query`), or a query as `service.findMany` takes it (`FindManyQuery`, read under

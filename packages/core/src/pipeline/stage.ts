@@ -4,7 +4,9 @@
  * state it needs and what it gives; resolving a list checks that every need is given by an earlier stage, so a list in
  * the wrong order stops the app at boot, naming both stages.
  */
+import type { RealtimeEventId } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
+import type { FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ItemReadPlan, ListReadPlan } from '../query/resolve-list-query';
 import { runInTransaction } from './run-in-transaction';
@@ -41,11 +43,30 @@ export interface FlowState {
   touches?: readonly string[];
   /** An operation's own working value (a JSON Patch document, a member change). */
   work?: unknown;
+  /** A batch's items: each body as its slot admits it (with `set` merged for creates), in input order. */
+  items?: Row[];
+  /** A batch's client filter, resolved against the allowlist: which rows it changes. */
+  filter?: FilterNode;
+  /** guard: the rows a batch's filter matched inside the caller's scope, locked, each passed by the policy. */
+  matched?: Row[];
+  /** A batch's writes, one per changed row, in input (or key) order. */
+  written?: BatchRowWrite[];
   /** output: what the call answers. */
   response?: ExecuteResponse;
 }
 
 export type FlowKey = keyof FlowState;
+
+/**
+ * One row a batch answers: its key, the row before (null: created) and after (null: deleted), and its event (none for
+ * a row an upsert matched and kept as it was).
+ */
+export interface BatchRowWrite {
+  readonly key: EntityKey;
+  readonly before: Row | null;
+  readonly after: Row | null;
+  readonly event?: RealtimeEventId;
+}
 
 /**
  * The phases of an operation, in the order they run: refuse a request the operation cannot take (`gate`), read the

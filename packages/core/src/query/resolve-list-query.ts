@@ -77,6 +77,43 @@ export function resolveProgrammaticListQuery(
   return resolveQuery(wire, config, errors, { operation, context });
 }
 
+/**
+ * The filter of a batch write (`PATCH /`, `DELETE /`): the list grammar's `filter` alone, under the same allowlist and
+ * limits, with relation paths kept inside their entities' scopes. It is required (a batch never changes every row for
+ * want of one); any other list parameter is refused, naming it. The caller's own scope is not in it: the batch adds it.
+ */
+export async function resolveBatchFilter(
+  query: QueryPairs | FindManyQuery | undefined,
+  config: ListQueryConfig,
+  args: { operation: string; context: SvcContext },
+): Promise<FilterNode> {
+  const errors = new QueryErrors();
+  const wire: WireListQuery = Array.isArray(query)
+    ? readListParams(query as QueryPairs, errors)
+    : { filterJson: (query as FindManyQuery | undefined)?.filter };
+  const refuse = (param: string) =>
+    errors.unsupportedParam(param, `${param} is not taken by ${args.operation}, which takes a filter only. Remove it.`);
+  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
+    if (key === 'filter' || key === 'filterJson' || wire[key] === undefined) continue;
+    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
+    else if (key === 'relationSelects') wire.relationSelects?.forEach((_value, path) => refuse(`select[${path}]`));
+    else refuse(key === 'search' ? 'search[query]' : key);
+  }
+  if (!Array.isArray(query) && query !== undefined) {
+    for (const key of Object.keys(query)) if (key !== 'filter') refuse(key);
+  }
+  const filter = resolveClientFilter(wire, config.filter, errors);
+  if (!filter && errors.empty) {
+    errors.add(
+      'filter',
+      'required',
+      `${args.operation} needs a filter naming the rows to change, such as filter[id][in]=1,2. It never changes every row for want of one.`,
+    );
+  }
+  errors.throwIfAny();
+  return config.relationScope ? scopeRelationPaths(filter!, config, args) : filter!;
+}
+
 export interface ItemReadPlan {
   readonly select: readonly string[];
   readonly include: readonly IncludeNode[];

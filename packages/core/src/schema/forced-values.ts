@@ -1,4 +1,4 @@
-/** `set`: server-forced write values that overwrite the client's, per request (createOne and updateOne only). */
+/** `set`: server-forced write values that overwrite the client's, per request (createOne, createMany, updateOne). */
 import type { SetArgs, SetFunction } from '../config/entity-config';
 
 export type { SetArgs, SetConfig, SetFunction } from '../config/entity-config';
@@ -41,12 +41,13 @@ export function buildForcedValues(entity: string, set: unknown): ForcedValues {
 export async function forcedValues(
   entity: string,
   metadata: EntityMetadata,
+  slot: 'create' | 'update',
   fn: SetFunction | undefined,
   args: SetArgs,
 ): Promise<Row> {
   const forced = fn ? await fn(args) : undefined;
   if (forced === undefined) return {};
-  const path = `set.${args.operation === 'createOne' ? 'create' : 'update'}`;
+  const path = `set.${slot}`;
   if (!isPlainObject(forced))
     throw new ConfigurationException({ entity, path, message: 'must return an object of field values, or undefined.' });
   const out: Row = {};

@@ -101,11 +101,15 @@ export interface OperationDescription {
   readonly takesId: boolean;
   /** What the body is: a write slot, the custom operation's own shape, member ids, or none. */
   readonly body: 'create' | 'update' | 'patch' | 'custom' | 'members' | 'none';
+  /** The body is a JSON array of 1 to `batch.maxItems` bodies of that slot (a batch create). */
+  readonly items?: { readonly maxItems: number };
   /**
    * The query parameters it takes: `list` (filter, sort, select, include, search and the strategy's paging), `item`
-   * (select and include), or `none`.
+   * (select and include), `filter` (the list grammar's filter alone, required: the rows a batch changes), or `none`.
    */
-  readonly query: 'list' | 'item' | 'none';
+  readonly query: 'list' | 'item' | 'filter' | 'none';
+  /** A batch write by filter: the most rows one call may change (`batch.maxAffected`). */
+  readonly maxAffected?: number;
   /** A custom write's body, as the JSON Schema (draft 2020-12) of its `schema.input`, when its validator can say. */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Relation array writes: the relation and the action. */
@@ -241,7 +245,7 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
   };
   const subject = wordingSubject(entity.name, description);
   const operations = [...entity.operations.values()].map((operation) =>
-    describeOperation({ operation, routes, config: entity.config, subject }),
+    describeOperation({ operation, routes, config: entity.config, subject, batch: entity.batch }),
   );
   return deepFreeze({ ...description, operations });
 }
@@ -397,6 +401,7 @@ function describeOperation(args: {
   routes: ReadonlyMap<string, SvcRoute>;
   config: EntityConfig;
   subject: WordingSubject;
+  batch: ResolvedEntity['batch'];
 }): OperationDescription {
   const { operation, subject } = args;
   const facts = operation.facts;
@@ -425,6 +430,8 @@ function describeOperation(args: {
           ? 'none'
           : 'members',
     query: facts ? facts.takes.query : operation.list !== undefined ? 'list' : 'none',
+    ...(facts?.takes.items && args.batch ? { items: { maxItems: args.batch.maxItems } } : {}),
+    ...(facts?.takes.query === 'filter' && args.batch ? { maxAffected: args.batch.maxAffected } : {}),
     ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
     ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
     ...(event ? { event } : {}),

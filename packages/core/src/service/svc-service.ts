@@ -22,6 +22,13 @@ export interface ListEnvelope<T> {
   readonly meta?: Record<string, unknown>;
 }
 
+/** What a batch write answers: the rows it wrote (a delete's as their keys), and an upsert's created and updated counts. */
+export interface BatchResult<T> {
+  readonly items: T[];
+  readonly total: number;
+  readonly meta?: { readonly created: number; readonly updated: number };
+}
+
 export class SvcService<T = Record<string, unknown>> {
   private description?: EntityDescription;
 
@@ -74,6 +81,28 @@ export class SvcService<T = Record<string, unknown>> {
 
   async purgeOne(id: unknown, opts?: CallOptions): Promise<void> {
     await this.body({ operation: 'purgeOne', id }, opts);
+  }
+
+  /** Creates (or, with `batch.create.onConflict`, upserts) every item in one transaction: all or nothing. */
+  createMany(items: readonly (Partial<T> | Record<string, unknown>)[], opts?: CallOptions): Promise<BatchResult<T>> {
+    return this.body({ operation: 'createMany', body: items }, opts);
+  }
+
+  /** Sets `patch` on every row `filter` matches (at most `batch.maxAffected`), in one transaction. */
+  updateMany(
+    filter: NonNullable<FindManyQuery['filter']>,
+    patch: Partial<T> | Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<BatchResult<T>> {
+    return this.body({ operation: 'updateMany', query: { filter }, body: patch }, opts);
+  }
+
+  /** Deletes (soft or hard, as deleteOne) every row `filter` matches, in one transaction; answers their keys. */
+  deleteMany(
+    filter: NonNullable<FindManyQuery['filter']>,
+    opts?: CallOptions,
+  ): Promise<BatchResult<Record<string, unknown>>> {
+    return this.body({ operation: 'deleteMany', query: { filter } }, opts);
   }
 
   /**

@@ -12,6 +12,9 @@ import { patchOne } from '../../src/operations/definitions/patch-one';
 import { purgeOne } from '../../src/operations/definitions/purge-one';
 import { restoreOne } from '../../src/operations/definitions/restore-one';
 import { updateOne } from '../../src/operations/definitions/update-one';
+import { createMany } from '../../src/operations/definitions/create-many';
+import { updateMany } from '../../src/operations/definitions/update-many';
+import { deleteMany } from '../../src/operations/definitions/delete-many';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA } from '../support/fixtures';
 
@@ -49,11 +52,22 @@ describe('the operation registry', () => {
     }
   });
 
-  it('takes a body only on writes, and a query only on reads', () => {
-    for (const { id, kind, takes } of STANDARD_OPERATIONS) {
+  it('takes a body only on writes, list or item queries only on reads, and a filter alone only on batch writes', () => {
+    for (const { id, kind, takes, answers } of STANDARD_OPERATIONS) {
       if (takes.body !== 'none') expect([id, kind]).toEqual([id, 'write']);
-      if (takes.query !== 'none') expect([id, kind]).toEqual([id, 'read']);
+      if (takes.query === 'list' || takes.query === 'item') expect([id, kind]).toEqual([id, 'read']);
+      if (takes.query === 'filter' || takes.items) expect([id, kind, answers]).toEqual([id, 'write', 'batch']);
     }
+  });
+
+  it('serves the batch writes only where the batch block turns them on', () => {
+    const ids = (config: Record<string, unknown>) => describeBooks(config).operations.map((operation) => operation.id);
+    expect(ids({})).not.toEqual(expect.arrayContaining(['createMany']));
+    expect(ids({ batch: { create: true, delete: true } })).toEqual(
+      expect.arrayContaining(['createMany', 'deleteMany']),
+    );
+    expect(ids({ batch: { create: true } })).not.toContain('updateMany');
+    expect(ids({ operations: { findMany: true }, batch: { update: true } })).toEqual(['findMany', 'updateMany']);
   });
 
   it('lets only the settings keys an operation reads be set on it', () => {
@@ -79,7 +93,10 @@ describe('the settings keys of each definition', () => {
       Same<KeysOf<typeof deleteOne>, keyof OperationSettingsById['deleteOne']>,
       Same<KeysOf<typeof restoreOne>, keyof OperationSettingsById['restoreOne']>,
       Same<KeysOf<typeof purgeOne>, keyof OperationSettingsById['purgeOne']>,
-    ] = [true, true, true, true, true, true, true, true];
+      Same<KeysOf<typeof createMany>, keyof OperationSettingsById['createMany']>,
+      Same<KeysOf<typeof updateMany>, keyof OperationSettingsById['updateMany']>,
+      Same<KeysOf<typeof deleteMany>, keyof OperationSettingsById['deleteMany']>,
+    ] = [true, true, true, true, true, true, true, true, true, true, true];
     expect(inStep.every(Boolean)).toBe(true);
   });
 });

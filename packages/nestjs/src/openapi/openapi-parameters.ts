@@ -29,6 +29,7 @@ export function parametersOf(
   const parameters = pathParameters(description, path);
   if (operation.query === 'list') parameters.push(...listParameters(description, filterSchema()));
   if (operation.query === 'item') parameters.push(...itemParameters(description));
+  if (operation.query === 'filter') parameters.push(...batchFilterParameters(description, filterSchema()));
   if (operation.relation?.action === 'remove' && !path.endsWith(':memberId')) {
     parameters.push({
       name: 'ids',
@@ -148,6 +149,23 @@ function includeParameter(description: EntityDescription): ParameterObject[] {
 /** A read by id takes `select` and `include` only. */
 function itemParameters(description: EntityDescription): ParameterObject[] {
   return [...selectParameter(description), ...includeParameter(description)];
+}
+
+/** A batch write's rows: the filter in JSON or bracket form (at least one is required), nothing else. */
+function batchFilterParameters(description: EntityDescription, filter: JsonSchema | undefined): ParameterObject[] {
+  const json: ParameterObject[] = filter
+    ? [
+        {
+          name: 'filter',
+          in: 'query',
+          required: false,
+          description:
+            'The rows to change, in JSON form (or as the bracket parameters): a filter is required, and it may match at most `batch.maxAffected` rows.',
+          content: { 'application/json': { schema: filter } },
+        },
+      ]
+    : [];
+  return [...json, ...filterParameters(description)];
 }
 
 function listParameters(description: EntityDescription, filter: JsonSchema | undefined): ParameterObject[] {

@@ -24,9 +24,15 @@ export function requestBodyOf(
     case 'create':
     case 'update':
     case 'patch': {
-      const schema = schemas.write(description, operation.body, owner);
+      const slot = schemas.write(description, operation.body, owner);
+      const schema = operation.items
+        ? { type: 'array', items: slot, minItems: 1, maxItems: operation.items.maxItems }
+        : slot;
       const jsonPatch =
-        operation.body === 'patch' && description.relations.some((r) => r.write?.strategy === 'jsonPatch');
+        !operation.items &&
+        operation.query !== 'filter' &&
+        operation.body === 'patch' &&
+        description.relations.some((r) => r.write?.strategy === 'jsonPatch');
       return {
         required: true,
         content: {

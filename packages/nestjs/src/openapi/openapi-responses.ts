@@ -14,7 +14,7 @@ export interface ResponseObject {
 }
 
 const PROBLEM_TITLES: Readonly<Record<number, string>> = {
-  400: 'The query or the body is invalid (SVC_QUERY_INVALID, SVC_QUERY_UNSUPPORTED_PARAM, SVC_VALIDATION_FAILED).',
+  400: 'The query or the body is invalid, or a batch too large (SVC_QUERY_INVALID, SVC_QUERY_UNSUPPORTED_PARAM, SVC_VALIDATION_FAILED, SVC_BATCH_TOO_LARGE).',
   403: 'The policy refused the call (SVC_FORBIDDEN).',
   404: 'No such row, or none the caller may see (SVC_NOT_FOUND).',
   409: 'A conflict with the stored rows (SVC_CONFLICT, SVC_ALREADY_DELETED, SVC_NOT_DELETED).',
@@ -55,6 +55,8 @@ export function responsesOf(
     responses[status] = { description: 'Done; no content.' };
   } else if (operation.relation) {
     responses[status] = relationResponse(description, operation, lookup, schemas, owner);
+  } else if (operation.answers === 'batch') {
+    Object.assign(responses, batchResponses(description, operation, schemas, owner));
   } else if (operation.cardinality === 'many') {
     const list = schemas.list(description, owner);
     responses[status] = {
@@ -83,6 +85,45 @@ export function responsesOf(
       description: PROBLEM_TITLES[problem] ?? 'A problem.',
       content: { 'application/problem+json': { schema: schemas.problem() } },
     };
+  }
+  return responses;
+}
+
+/** A batch's rows in input order (a delete's as keys); an upsert also answers 200 with its created and updated counts. */
+function batchResponses(
+  description: EntityDescription,
+  operation: OperationDescription,
+  schemas: DocumentSchemas,
+  owner: string,
+): Record<string, ResponseObject> {
+  const keys = operation.body === 'none';
+  const item = keys
+    ? {
+        type: 'object',
+        properties: Object.fromEntries(description.primaryKeys.map((key) => [key, {}])),
+        required: [...description.primaryKeys],
+      }
+    : schemas.item(description, owner);
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      items: { type: 'array', items: item },
+      total: { type: 'integer', description: 'How many rows the batch wrote.' },
+      meta: {
+        type: 'object',
+        description: 'An upsert: how many items created a row, and how many updated one.',
+        properties: { created: { type: 'integer' }, updated: { type: 'integer' } },
+      },
+    },
+    required: ['items', 'total'],
+  };
+  const content = { 'application/json': { schema } };
+  const what = keys ? `The keys of the ${description.name} rows deleted.` : `The ${description.name} rows, as stored.`;
+  const responses: Record<string, ResponseObject> = {
+    [String(operation.successStatus)]: { description: what, content },
+  };
+  if (operation.items && operation.successStatus !== 200) {
+    responses['200'] = { description: `${what} An upsert that updated a row answers 200.`, content };
   }
   return responses;
 }

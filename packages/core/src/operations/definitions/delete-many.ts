@@ -1,0 +1,47 @@
+/**
+ * deleteMany: `DELETE /?filter=...`, every live row the required filter matches inside the caller's scope (at most
+ * `batch.maxAffected`), soft or hard as deleteOne, each row locked and passed by the policy, in one transaction.
+ */
+import { transaction } from '../../pipeline/stage';
+import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
+import { handlerStage } from '../run-handler';
+import {
+  batchFilterStage,
+  batchOutcomeStage,
+  batchOutputStage,
+  deleteRowsStage,
+  handledBatchOutputStage,
+  matchRowsStage,
+} from '../batch-writes';
+import { defineOperation } from '../operation-definition';
+
+export const deleteMany = defineOperation({
+  id: 'deleteMany',
+  kind: 'write',
+  cardinality: 'many',
+  route: { method: 'DELETE', path: '', status: 200 },
+  takes: { id: false, body: 'none', query: 'filter' },
+  answers: 'batch',
+  event: 'deleted',
+  conditional: { ifNoneMatch: false, ifMatch: 'refused' },
+  settings: ['realtime', 'delete', 'cache', 'errors'],
+  schemaParts: [],
+  needsSoftDelete: false,
+  optIn: { path: 'batch.delete', on: (config) => Boolean(config.batch?.delete) },
+  wording: {
+    verb: 'Delete many',
+    done: 'deleted',
+    summary: ({ many }) => `Delete the ${many} a filter matches`,
+    sentence: ({ many, softDelete }) =>
+      `Delete every ${many} row the filter matches (a filter is required)${softDelete ? ' (a soft delete: restore brings each back)' : ', permanently'}. All or nothing; returns their keys.`,
+  },
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  stages: () => [
+    refuseIfMatchStage,
+    batchFilterStage,
+    transaction(matchRowsStage, deleteRowsStage),
+    batchOutcomeStage,
+    batchOutputStage(200),
+  ],
+  replaced: () => [refuseIfMatchStage, batchFilterStage, transaction(handlerStage), handledBatchOutputStage(200)],
+});

@@ -1,0 +1,54 @@
+/**
+ * updateMany: `PATCH /?filter=...`, one patch body set on every live row the required filter matches inside the
+ * caller's scope (at most `batch.maxAffected`), each row locked and passed by the policy, in one transaction.
+ */
+import { transaction } from '../../pipeline/stage';
+import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
+import { handlerStage } from '../run-handler';
+import { patchInputStage } from '../write-operations';
+import {
+  batchFilterStage,
+  batchOutcomeStage,
+  batchOutputStage,
+  handledBatchOutputStage,
+  matchRowsStage,
+  updateRowsStage,
+} from '../batch-writes';
+import { defineOperation } from '../operation-definition';
+
+export const updateMany = defineOperation({
+  id: 'updateMany',
+  kind: 'write',
+  cardinality: 'many',
+  route: { method: 'PATCH', path: '', status: 200 },
+  takes: { id: false, body: 'patch', query: 'filter' },
+  answers: 'batch',
+  event: 'patched',
+  conditional: { ifNoneMatch: false, ifMatch: 'refused' },
+  settings: ['realtime', 'delete', 'cache', 'errors'],
+  schemaParts: ['input', 'output'],
+  needsSoftDelete: false,
+  optIn: { path: 'batch.update', on: (config) => Boolean(config.batch?.update) },
+  wording: {
+    verb: 'Change many',
+    summary: ({ many }) => `Change fields of the ${many} a filter matches`,
+    sentence: ({ many }) =>
+      `Change some fields of every ${many} row the filter matches (a filter is required); fields left out of data keep their values. All or nothing; returns the rows after.`,
+  },
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  stages: () => [
+    refuseIfMatchStage,
+    patchInputStage,
+    batchFilterStage,
+    transaction(matchRowsStage, updateRowsStage),
+    batchOutcomeStage,
+    batchOutputStage(200),
+  ],
+  replaced: () => [
+    refuseIfMatchStage,
+    patchInputStage,
+    batchFilterStage,
+    transaction(handlerStage),
+    handledBatchOutputStage(200),
+  ],
+});
