@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import type { OperationDescription } from '@svc/core';
 import { buildKeyType } from './object-types';
-import type { EntityFieldsArgs } from './root-fields';
+import type { EntityFieldsArgs } from './entity-fields-args';
 import { execute } from './run-operation';
 import type { WriteSlot } from './write-input-types';
 

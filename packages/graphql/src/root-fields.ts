@@ -16,38 +16,23 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { type OperationDescription, type SvcContext } from '@svc/core';
-import { checkGated, type ExecuteRequest, type ExecuteResponse, type OperationGate } from '@svc/core/spi';
+import { type OperationDescription } from '@svc/core';
+import { checkGated, type ExecuteRequest, type ExecuteResponse } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
-import type { FilterInput } from './filter-types';
-import { toGraphqlError, type SvcErrorListener } from './graphql-errors';
+import { toGraphqlError } from './graphql-errors';
 import { pascal } from './graphql-names';
 import { listPairs, type ListArgs } from './list-arguments';
 import { collectFields, shapePairs } from './selection-query';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
-import type { WriteInput, WriteSlot } from './write-input-types';
-import type { SchemaTypes } from './schema-types';
+import type { WriteSlot } from './write-input-types';
 import { batchField } from './batch-fields';
 import { execute } from './run-operation';
+import type { EntityFieldsArgs } from './entity-fields-args';
+
+export type { EntityFieldsArgs };
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
 
-export interface EntityFieldsArgs {
-  readonly plan: EntityPlan;
-  readonly plans: ReadonlyMap<string, EntityPlan>;
-  readonly object: GraphQLObjectType;
-  /** `<Entity>List`, when the list is on. */
-  readonly list?: GraphQLObjectType;
-  readonly filter?: FilterInput;
-  readonly writes: Partial<Record<WriteSlot, WriteInput>>;
-  /** The schema's named types, for the types a field answers with (a batch's result). */
-  readonly types: SchemaTypes;
-  /** The engine's context from GraphQL's context value. */
-  readonly contextOf: (contextValue: unknown) => SvcContext;
-  /** Asked before each operation runs (the REST route's guards, in Nest). */
-  readonly gate?: OperationGate;
-  readonly onError?: SvcErrorListener;
-}
 
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */
 function guarded(args: EntityFieldsArgs, field: Field): Field {
