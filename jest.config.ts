@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as vm from 'node:vm';
 import type { Config } from 'jest';
 
@@ -45,6 +46,10 @@ const config: Config = {
   // After the summary: which database suites did not run (their SVC_TEST_* variable is unset) and how to run them.
   globalTeardown: '<rootDir>/test/support/database-suites-notice.ts',
   testTimeout: 30000,
+  // The suites wait on databases, child processes and sockets far more than they compute, and each keeps to its own
+  // schema, key prefix and ports: two workers keep both cores of a small CI machine busy, where jest's default (one
+  // less than the cores) would run every suite in one process, one at a time.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
 };
 
 export default config;
