@@ -33,7 +33,6 @@ export type { EntityFieldsArgs };
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
 
-
 /** Any failure of a field (the engine's, or an argument check's) becomes a GraphQL error carrying the problem. */
 function guarded(args: EntityFieldsArgs, field: Field): Field {
   const resolve = field.resolve!;
