@@ -3,6 +3,7 @@
  * one-row write holds per item or per matched row, a refusal anywhere leaves the database as it was, the bounds are
  * refused before any write, and REST, GraphQL and MCP serve the same three operations.
  */
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { EntityConfig, PolicyFunction, RealtimeEvent } from '@svc/core';
 import { sse } from '@svc/sse';
 import { EventSource } from 'eventsource';
@@ -14,6 +15,7 @@ import { startMcpApp, type McpApp } from './support/mcp-app';
 import { connectMcp, type McpTestClient } from './support/mcp-clients';
 import { callerOf } from './support/mcp-fixtures';
 import { expectProblem } from './support/e2e-http';
+import { dereferenced, validateOpenApi } from '../support/openapi-checks';
 
 @Entity('bw_author')
 class BatchAuthor {
@@ -80,6 +82,8 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       controllers: [
         svcController('authors', BatchAuthor, scoped({ schema: { input: { create: ['name'] } } })),
         svcController('books', BatchBook, BOOKS),
+        // Unscoped and cached: a batch drops the cached reads once, so the next list sees every row it wrote.
+        svcController('cached-books', BatchBook, { cache: { ttl: 60 }, batch: { create: true, delete: true } }),
       ],
       svc: { graphql: true, realtimeTransports: [sse({ heartbeatMs: 1000 })] },
     });
@@ -387,6 +391,46 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(a).toHaveLength(6);
       expect(b).toEqual([]);
+    });
+  });
+
+  describe('with the result cache', () => {
+    it('drops the cached reads once per batch: the next list sees every row written or deleted', async () => {
+      const titles = async () =>
+        ((await request(http).get('/cached-books?sort=id')).body.items as { title: string }[]).map((i) => i.title);
+      expect(await titles()).toEqual([]);
+      await request(http)
+        .post('/cached-books/batch')
+        .send([
+          { tenant: 'c', title: 'c1' },
+          { tenant: 'c', title: 'c2' },
+        ])
+        .expect(201);
+      expect(await titles()).toEqual(['c1', 'c2']);
+      await request(http).delete('/cached-books?filter[title][eq]=c1').expect(200);
+      expect(await titles()).toEqual(['c2']);
+    });
+  });
+
+  describe('in the OpenAPI document', () => {
+    it('documents the three routes: the item array with its bound, the required filter and the batch answers', async () => {
+      const config = new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle('batch').setVersion('1').build();
+      const document = SwaggerModule.createDocument(t.app, config);
+      await validateOpenApi(document);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a dereferenced document, read by path
+      const paths = dereferenced(document).paths as Record<string, Record<string, Record<string, any>>>;
+      const create = paths['/books/batch']!['post']!;
+      expect(create['operationId']).toBe('createManyBatchBooks');
+      expect(create['requestBody'].content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 5 });
+      expect(Object.keys(create['responses'])).toEqual(expect.arrayContaining(['200', '201', '400', '403', '412']));
+      const update = paths['/books']!['patch']!;
+      expect(update['operationId']).toBe('updateManyBatchBooks');
+      expect(update['parameters'].map((parameter: { name: string }) => parameter.name)).toContain('filter');
+      expect(update['parameters'].map((parameter: { name: string }) => parameter.name)).not.toContain('sort');
+      const remove = paths['/books']!['delete']!;
+      expect(remove['responses']['200'].content['application/json'].schema.properties.items.items).toMatchObject({
+        required: ['id'],
+      });
     });
   });
 
