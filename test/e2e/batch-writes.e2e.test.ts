@@ -9,7 +9,7 @@ import { sse } from '@svc/sse';
 import { EventSource } from 'eventsource';
 import request from 'supertest';
 import { Column, DeleteDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { svcController } from '../support/create-test-app';
+import { bootstrapFailure, svcController } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { startMcpApp, type McpApp } from './support/mcp-app';
 import { connectMcp, type McpTestClient } from './support/mcp-clients';
@@ -82,6 +82,31 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       controllers: [
         svcController('authors', BatchAuthor, scoped({ schema: { input: { create: ['name'] } } })),
         svcController('books', BatchBook, BOOKS),
+        // The one-row operations' own rules: deleteOne's admin-only policy holds deleteMany too.
+        svcController(
+          'guarded-books',
+          BatchBook,
+          scoped({
+            operations: {
+              findMany: true,
+              createOne: true,
+              patchOne: true,
+              deleteOne: { policy: ({ context }) => callerOf(context)?.role === 'admin' },
+            },
+            batch: { update: true, delete: true },
+          }),
+        ),
+        // An upsert that updates every field an item sends: still only what the patch slot takes, never set.create's.
+        svcController('all-books', BatchBook, {
+          ...scoped({
+            schema: { input: { create: ['title', 'isbn', 'pages', 'locked'], patch: ['title', 'pages'] } },
+            batch: { create: { onConflict: { target: ['isbn'], update: 'all' } } },
+          }),
+          set: {
+            create: ({ context }) => ({ tenant: tenantOf(context), locked: true }),
+            update: () => ({ pages: 42 }),
+          },
+        }),
         // Unscoped and cached: a batch drops the cached reads once, so the next list sees every row it wrote.
         svcController('cached-books', BatchBook, { cache: { ttl: 60 }, batch: { create: true, delete: true } }),
       ],
@@ -391,6 +416,57 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(a).toHaveLength(6);
       expect(b).toEqual([]);
+    });
+  });
+
+  describe("the one-row operation's own rules", () => {
+    it("hold deleteOne's own policy on deleteMany: an editor is refused, an admin deletes", async () => {
+      await seed([{ title: 'keep', pages: 1 }]);
+      const refused = await as('a', request(http).delete('/guarded-books?filter[pages][eq]=1'));
+      expectProblem(refused, 403, 'SVC_FORBIDDEN');
+      expect((await books())[0]?.deletedAt).toBeNull();
+      const admin = await request(http).delete('/guarded-books?filter[pages][eq]=1').set('x-user', 'root:a:admin');
+      expect(admin.status).toBe(200);
+    });
+
+    it("change a matched upsert row as a patch would: the patch slot's fields and set.update, never set.create's", async () => {
+      const [existing] = await seed([{ title: 'Old', isbn: 'ALL-1', pages: 1, locked: false }]);
+      const res = await as('a', request(http).post('/all-books/batch')).send([
+        { title: 'New', isbn: 'ALL-1', pages: 5, locked: true },
+      ]);
+      expect(res.status).toBe(200);
+      const stored = await t.dataSource.getRepository(BatchBook).findOneByOrFail({ id: existing!.id });
+      expect([stored.title, stored.pages, stored.locked, stored.tenant]).toEqual(['New', 42, false, 'a']);
+    });
+
+    it('refuse to boot when the one-row operation has a replacement handler a batch would bypass', async () => {
+      const error = await bootstrapFailure({
+        db,
+        suite: 'e2e_batch_writes_boot',
+        entities: [BatchAuthor, BatchBook],
+        controllers: [
+          svcController('books', BatchBook, {
+            operations: { createOne: { handler: async () => ({ id: 1 }) }, findMany: true },
+            batch: { create: true },
+          }),
+        ],
+      });
+      expect(error.message).toMatch(/batch\.create.*createOne has a replacement handler/s);
+    });
+
+    it('refuse to boot on an upsert field the patch slot does not take', async () => {
+      const error = await bootstrapFailure({
+        db,
+        suite: 'e2e_batch_writes_boot',
+        entities: [BatchAuthor, BatchBook],
+        controllers: [
+          svcController('books', BatchBook, {
+            schema: { input: { patch: ['title'] } },
+            batch: { create: { onConflict: { target: ['isbn'], update: ['pages'] } } },
+          }),
+        ],
+      });
+      expect(error.message).toMatch(/batch\.create\.onConflict\.update.*'pages'/s);
     });
   });
 

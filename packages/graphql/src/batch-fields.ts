@@ -6,6 +6,7 @@
  * gone, `<Entity>BatchKeys` (their keys).
  */
 import {
+  GraphQLID,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -14,7 +15,6 @@ import {
   type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { OperationDescription } from '@svc/core';
-import { buildKeyType } from './object-types';
 import type { EntityFieldsArgs } from './entity-fields-args';
 import { execute } from './run-operation';
 import type { WriteSlot } from './write-input-types';
@@ -85,7 +85,11 @@ function keysType(args: EntityFieldsArgs): GraphQLObjectType {
   const name = `${plan.typeName}BatchKeys`;
   const existing = types.get(name);
   if (existing instanceof GraphQLObjectType) return existing;
-  const key = buildKeyType(plan, types);
+  // The fields the entity's single-row routes look a row up by (`identifier.field`, else the primary key).
+  const key = new GraphQLObjectType({
+    name: `${plan.typeName}BatchKey`,
+    fields: Object.fromEntries(plan.description.lookup.fields.map((field) => [field, { type: GraphQLID }])),
+  });
   return types.add(
     new GraphQLObjectType({
       name,

@@ -50,7 +50,7 @@ function removedSchema(description: EntityDescription, flag: string): JsonSchema
 /** A batch's rows in order (a delete's as their keys), their count, and an upsert's created and updated counts. */
 function batchSchema(description: EntityDescription, operation: OperationDescription): JsonSchema {
   const keys = operation.body === 'none';
-  const fields = keys ? description.primaryKeys : description.output.item;
+  const fields = keys ? description.lookup.fields : description.output.item;
   return {
     type: 'object',
     description: keys ? `The keys of the ${description.name} rows removed.` : `The ${description.name} rows written.`,

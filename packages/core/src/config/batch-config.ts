@@ -123,3 +123,24 @@ function resolveUpsert(entity: string, metadata: EntityMetadata, create: Record<
   }
   return { target: target as string[], update: update as string[] };
 }
+
+/**
+ * An upsert's `update` fields must be writable by a patch (`schema.input.patch`): a matched row is changed as a patch
+ * of it would be, never past the patch slot.
+ */
+export function checkUpsertFields(
+  entity: string,
+  batch: ResolvedBatch | undefined,
+  patchable: ReadonlySet<string>,
+): void {
+  const update = batch?.upsert?.update;
+  if (!update || update === 'all') return;
+  for (const field of update) {
+    if (patchable.has(field)) continue;
+    throw new ConfigurationException({
+      entity,
+      path: 'batch.create.onConflict.update',
+      message: `names '${field}', which the patch slot (schema.input.patch) does not take. Add it there, or leave it out.`,
+    });
+  }
+}

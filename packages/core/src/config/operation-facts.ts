@@ -61,6 +61,12 @@ export interface OperationFacts {
    * whitelist neither turns it on nor leaves it out. `operations.<id>` may still hold its settings.
    */
   readonly optIn?: { readonly path: string; readonly on: (config: EntityConfig) => boolean };
+  /**
+   * A batch write's one-row operation, whose rules it holds per row: that operation's own `policy` and
+   * `schema.input` apply where the batch names none, the global map turning it off turns the batch off, and a
+   * replacement handler of it (which a batch would bypass) stops the boot.
+   */
+  readonly counterpart?: StandardOperationId;
   readonly wording: {
     /** One word for a title (`Create`). */
     readonly verb: string;

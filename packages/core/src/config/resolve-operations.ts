@@ -28,8 +28,10 @@ export function resolveOperations(args: {
   const states = new Map<StandardOperationId, OperationState>();
   const customs = new Map<string, { state: OperationState; config: CustomOperationConfig }>();
   // Opt-in operations are on where the config turns them on, whatever the whitelist says.
-  for (const { id, optIn } of facts.values()) {
-    if (optIn?.on(args.config)) states.set(id, globalMap?.[id] === false ? 'disabled' : 'on');
+  for (const { id, optIn, counterpart } of facts.values()) {
+    if (!optIn?.on(args.config)) continue;
+    const off = globalMap?.[id] === false || (counterpart !== undefined && globalMap?.[counterpart] === false);
+    states.set(id, off ? 'disabled' : 'on');
   }
   if (map === undefined) {
     // On by default: every standard operation, but those that need soft delete only where the entity soft-deletes.

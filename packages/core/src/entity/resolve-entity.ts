@@ -20,7 +20,7 @@ import { resolveLookup } from './resolve-lookup';
 
 import { mergeSettingsChain } from '../config/merge-settings';
 import { resolveOperations } from '../config/resolve-operations';
-import { resolveBatchConfig } from '../config/batch-config';
+import { checkUpsertFields, resolveBatchConfig } from '../config/batch-config';
 import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
 
 export type { ResolveEntityArgs };
@@ -51,7 +51,7 @@ import { ResultCache } from '../cache/result-cache';
 import { MemoryCacheStore } from '../cache/memory-cache-store';
 import { resolveInclude, type IncludeRequest } from './resolve-include';
 import type { QueryErrors } from '../errors/query-errors';
-import type { ApplyArgs, CustomOperationConfig } from '../config/entity-config';
+import type { ApplyArgs, CustomOperationConfig, PolicyFunction } from '../config/entity-config';
 import { buildSelectConfig } from '../query/select-config';
 import { buildSearchConfig } from '../query/search-config';
 import { BUILT_IN_SETTINGS } from '../config/built-in-settings';
@@ -103,6 +103,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const { members, ...inputs } = resolveInputs(name, metadata, args, arrayRelations);
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs, entitySettings };
   const batch = resolveBatchConfig(name, metadata, config.batch);
+  checkUpsertFields(name, batch, new Set(inputs.patch.fields.keys()));
   const operations = resolveAllOperations(scope, arrayRelations);
   const resultCache = resultCacheOf(scope, operations);
   const standard = [...operations.values()];
@@ -349,6 +350,8 @@ function resolveOperation(scope: EntityScope, facts: OperationFacts, state: Oper
   const { config, global } = args;
   const opConfig = config.operations?.[id];
   const opObject = typeof opConfig === 'object' ? opConfig : undefined;
+  const counterpart = counterpartOf(scope, facts);
+  const ownPolicy = opObject?.policy ?? counterpart?.policy;
   const scopes = [global, config, opObject ? pickSettings(opObject) : undefined];
   const settings = mergeSettingsChain(BUILT_IN_SETTINGS, scopes);
   const softDelete = scope.soft && resolveSoftDelete(name, settings, metadata);
@@ -356,7 +359,6 @@ function resolveOperation(scope: EntityScope, facts: OperationFacts, state: Oper
     strategies: args.strategies,
     realtime: args.publisher?.hasTransports,
   });
-  const opPolicy = opObject?.policy;
   const opOutput = buildOutputSlot(name, metadata, 'item', opObject?.schema?.output, `operations.${id}.schema.output`);
   const shape = scope.reads;
   const list = reads
@@ -380,9 +382,9 @@ function resolveOperation(scope: EntityScope, facts: OperationFacts, state: Oper
     settings,
     scopes,
     softDelete,
-    policy: opPolicy === false ? undefined : (opPolicy ?? config.policy ?? args.globalPolicy),
+    policy: ownPolicy === false ? undefined : (ownPolicy ?? config.policy ?? args.globalPolicy),
     handler: args.handlers?.[id] ?? opObject?.handler,
-    input: operationInput(scope, facts, opObject?.schema?.input),
+    input: operationInput(scope, facts, opObject?.schema?.input ?? counterpart?.schema?.input),
     queryValidator: reads
       ? buildQueryValidator({
           entity: name,
@@ -396,6 +398,38 @@ function resolveOperation(scope: EntityScope, facts: OperationFacts, state: Oper
     list,
   });
 }
+
+/**
+ * A batch write's one-row operation's own config (its policy and `schema.input` carry over). A replacement handler
+ * there, or on the batch itself, stops the boot: a batch would write past it.
+ */
+function counterpartOf(scope: EntityScope, facts: OperationFacts): StandardOperationConfigObject | undefined {
+  const other = facts.counterpart;
+  if (!other) return undefined;
+  const { config, handlers } = scope.args;
+  const own = config.operations?.[facts.id];
+  const entry = config.operations?.[other];
+  const object = typeof entry === 'object' ? (entry as StandardOperationConfigObject) : undefined;
+  const replaced = [
+    [facts.id, handlers?.[facts.id] ?? (typeof own === 'object' ? own.handler : undefined)],
+    [other, handlers?.[other] ?? object?.handler],
+  ] as const;
+  for (const [id, handler] of replaced) {
+    if (!handler) continue;
+    throw new ConfigurationException({
+      entity: scope.name,
+      path: facts.optIn?.path ?? `operations.${facts.id}`,
+      message: `turns ${facts.id} on, but ${id} has a replacement handler, which ${facts.id} would bypass (a batch cannot be replaced). Turn ${facts.optIn?.path ?? facts.id} off, or write a custom operation.`,
+    });
+  }
+  return object;
+}
+
+type StandardOperationConfigObject = {
+  readonly policy?: PolicyFunction | false;
+  readonly handler?: unknown;
+  readonly schema?: { readonly input?: unknown };
+};
 
 /** The included relations, then those a relation path of the read's filter, sort or search fields goes through. */
 function relationsReadThrough(

@@ -17,7 +17,9 @@ import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { bodyWithSet } from './write-operations';
+import { bodyWithSet, forcedValuesFor } from './write-operations';
+import { readBody } from '../schema/validate-body';
+import type { StageListOf } from './operation-definition';
 
 /** The entity's resolved `batch` block; a batch operation is on only where it exists. */
 function batchOf(call: OperationCall): ResolvedBatch {
@@ -119,13 +121,7 @@ export const createRowsStage = stage(
       keys[index] = inserted[at]!.key;
       if (inserted[at]!.row) returned.set(index, inserted[at]!.row!);
     });
-    const changes = upsert
-      ? existing.flatMap((row, index) => {
-          if (!row) return [];
-          const values = updatedFields(items[index]!, upsert.target, upsert.update);
-          return Object.keys(values).length > 0 ? [{ key: keys[index]!, values, index }] : [];
-        })
-      : [];
+    const changes = upsert ? await matchedChanges(call, existing, keys, upsert) : [];
     if (changes.length > 0) await call.entity.adapter.updateEach(changes, { session });
     const changed = new Set(changes.map(({ index }) => index));
     const after = await rereadAll(call, keys, session, returned, changed.size === 0);
@@ -138,10 +134,44 @@ export const createRowsStage = stage(
   },
 );
 
-/** What a matched upsert item updates: the configured fields it sends (`all`: every field it sends but the target). */
-function updatedFields(values: Row, target: readonly string[], update: readonly string[] | 'all'): Row {
-  const fields = update === 'all' ? Object.keys(values).filter((field) => !target.includes(field)) : update;
-  return Object.fromEntries(fields.filter((field) => Object.hasOwn(values, field)).map((f) => [f, values[f]]));
+/**
+ * What each matched upsert item changes, as a patch of that row would: the configured fields it sends (`all`: every
+ * field it sends that the patch slot takes, but the target), checked against the patch slot, with what `set.update`
+ * forces over them; never the primary key. Problems are reported together, each prefixed by its item's index.
+ */
+async function matchedChanges(
+  call: OperationCall,
+  existing: readonly (Row | null)[],
+  keys: readonly EntityKey[],
+  upsert: NonNullable<ResolvedBatch['upsert']>,
+): Promise<{ key: EntityKey; values: Row; index: number }[]> {
+  const bodies = call.request.body as Record<string, unknown>[];
+  const patch = call.entity.input.patch;
+  const changes: { key: EntityKey; values: Row; index: number }[] = [];
+  const problems: SvcErrorItem[] = [];
+  for (const [index, row] of existing.entries()) {
+    if (!row) continue;
+    const body = bodies[index]!;
+    const fields =
+      upsert.update === 'all'
+        ? Object.keys(body).filter((field) => !upsert.target.includes(field) && patch.fields.has(field))
+        : upsert.update.filter((field) => Object.hasOwn(body, field));
+    if (fields.length === 0) continue;
+    try {
+      const values = await readBody(patch, Object.fromEntries(fields.map((field) => [field, body[field]])));
+      const forced = await forcedValuesFor(call, 'update', body);
+      const change: Row = { ...values, ...forced };
+      for (const key of call.entity.metadata.primaryKeys) delete change[key];
+      changes.push({ key: keys[index]!, values: change, index });
+    } catch (error) {
+      if (!(error instanceof ValidationFailedException)) throw error;
+      for (const problem of error.errors ?? [{ code: 'invalid', detail: error.detail }]) {
+        problems.push({ ...problem, field: atIndex(index, problem.field) });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ValidationFailedException(problems, summary(problems));
+  return changes;
 }
 
 /**
@@ -154,8 +184,9 @@ async function matchConflicts(
   target: readonly string[],
   session: AdapterSession,
 ): Promise<(Row | null)[]> {
-  // Target values compare as text: a driver may hand a number back as a string (a bigint, a decimal).
-  const signature = (row: Row) => JSON.stringify(target.map((field) => String(row[field] ?? '')));
+  // Target values compare by their column's kind: a driver may hand a number back as text, a uuid in lower case.
+  const kinds = new Map(call.entity.metadata.columns.map((column) => [column.property, column.kind]));
+  const signature = (row: Row) => JSON.stringify(target.map((field) => comparable(kinds.get(field), row[field])));
   // An item without every target value matches no row (a unique index never holds two nulls equal): it is inserted.
   const matchable = (values: Row) => target.every((field) => values[field] !== undefined && values[field] !== null);
   const firstOf = new Map<string, number>();
@@ -175,12 +206,16 @@ async function matchConflicts(
   const scope = await scopeFilter(call);
   const rows: Row[] = [];
   const visible = new Set<string>();
+  // Only rows inside the scope are locked; the others are read (unlocked) to refuse an item that names one.
+  const read = (condition: FilterNode | undefined, lock: boolean) =>
+    call.entity.adapter.findMany({ where: condition, sort: keyOrder(call), count: false, view, session, lock });
   for (const chunk of chunked(candidates, READ_CHUNK)) {
     const where = matchingTarget(target, chunk);
-    const read = (condition: FilterNode | undefined) =>
-      call.entity.adapter.findMany({ where: condition, sort: keyOrder(call), count: false, view, session, lock: true });
-    rows.push(...(await read(where)).rows);
-    if (scope) for (const row of (await read(andFilters(scope, where))).rows) visible.add(signature(row));
+    const mine = (await read(andFilters(scope, where), true)).rows;
+    rows.push(...mine);
+    if (!scope) continue;
+    for (const row of mine) visible.add(signature(row));
+    rows.push(...(await read(where, false)).rows.filter((row) => !visible.has(signature(row))));
   }
   const bySignature = new Map(rows.map((row) => [signature(row), row]));
   const matches: (Row | null)[] = [];
@@ -314,13 +349,17 @@ export const batchOutcomeStage = stage('outcome', { phase: 'record', needs: ['wr
 });
 
 /**
- * output: `{ items, total }`, each item as the row's own write answers it (a delete's as its primary key); an
+ * output: `{ items, total }`, each item as the row's own write answers it (a delete's as its route key); an
  * upsert's adds `meta: { created, updated }` and answers 200 when any item updated a row.
  */
 export function batchOutputStage(status: number) {
   return stage('output', { phase: 'respond', needs: ['written'], gives: ['response'] }, (call, state) => {
     const fields = call.operation.outputFields ?? call.entity.output.fields;
-    const items = state.written.map(({ key, after }) => (after ? projectRow(after, { fields }) : { ...key }));
+    // A deleted row answers by the fields its route takes (`identifier.field`, else the primary key), as deleteOne does.
+    const lookup = call.entity.lookup.fields;
+    const items = state.written.map(({ before, after }) =>
+      after ? projectRow(after, { fields }) : Object.fromEntries(lookup.map((field) => [field, before?.[field]])),
+    );
     const body: Record<string, unknown> = { items, total: items.length };
     let answered = status;
     if (call.operation.facts?.takes.items && call.entity.batch?.upsert) {
@@ -330,6 +369,24 @@ export function batchOutputStage(status: number) {
     }
     state.response = { status: answered, body, headers: {} };
   });
+}
+
+/** A target value as it compares, by its column's kind (JSON text of the value, whatever the driver hands back). */
+function comparable(kind: string | undefined, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (kind === 'uuid') return String(value).toLowerCase();
+  if (kind === 'integer' || kind === 'number' || kind === 'decimal') {
+    const number = Number(value);
+    return Number.isFinite(number) ? String(number) : String(value);
+  }
+  if (kind === 'bigint') {
+    try {
+      return BigInt(String(value)).toString();
+    } catch {
+      return String(value);
+    }
+  }
+  return value instanceof Date ? value.toISOString() : String(value);
 }
 
 /** Rows one read of a batch names: an `IN` list or an OR of composite keys stays within every database's limits. */
@@ -350,16 +407,10 @@ function matchingTarget(target: readonly string[], items: readonly Row[]): Filte
   return anyOf(items.map((values) => allOf(target.map((field) => [field, values[field]]))));
 }
 
-/**
- * output, for a replacement handler of a batch write: its result served as it returns it (an object such as
- * `{ items, total }`); the cache is dropped once, as for any write.
- */
-export function handledBatchOutputStage(status: number) {
-  return stage('output', { phase: 'respond', gives: ['response'] }, (call, state) => {
-    recordOutcome(call, {});
-    state.response = { status, body: state.result ?? { items: [], total: 0 }, headers: {} };
-  });
-}
+/** A batch write has no replacement handler: one on it or on its one-row operation stops the boot (`counterpart`). */
+export const notReplaceable: StageListOf = (entity, operation) => {
+  throw new Error(`${entity.name}.${operation.id} has no replacement handler; the boot refuses one.`);
+};
 
 /** The primary key's columns ascending: rows are read and locked in one order, so concurrent batches queue. */
 function keyOrder(call: OperationCall) {

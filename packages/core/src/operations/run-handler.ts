@@ -56,9 +56,8 @@ export const rowHandlerStage = stage('handler', { phase: 'act', gives: ['row'] }
   state.row = result as Row;
 });
 
-/** The key, the body (a batch's checked items) and the query (a batch's resolved filter) a handler is given. */
 function handlerInput(state: FlowState): SvcOperationInput {
-  return { ...handlerIds(state.lookup), body: state.values ?? state.items, query: state.plan ?? state.filter };
+  return { ...handlerIds(state.lookup), body: state.values, query: state.plan };
 }
 
 /** outcome: a replaced standard write's, from the row the guard locked before and the row the handler returned. */

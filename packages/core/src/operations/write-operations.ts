@@ -104,7 +104,7 @@ export async function bodyWithSet(
   const values = await readBody(schema, body, { replace: slot === 'update', missing });
   let set: Row;
   try {
-    set = await forced(call, slot, body);
+    set = await forcedValuesFor(call, slot, body);
   } catch (error) {
     // A set function may rely on a field the client left out: that is the client's mistake, answered as such.
     if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
@@ -116,7 +116,7 @@ export async function bodyWithSet(
 }
 
 /** What `set` forces for this write (of one body of a batch, or of the request's). */
-function forced(call: OperationCall, slot: 'create' | 'update', body: unknown) {
+export function forcedValuesFor(call: OperationCall, slot: 'create' | 'update', body: unknown) {
   return forcedValues(call.entity.name, call.entity.metadata, slot, call.entity.forced[slot], {
     operation: call.operation.id as SetArgs['operation'],
     body,

@@ -100,8 +100,8 @@ function batchResponses(
   const item = keys
     ? {
         type: 'object',
-        properties: Object.fromEntries(description.primaryKeys.map((key) => [key, {}])),
-        required: [...description.primaryKeys],
+        properties: Object.fromEntries(description.lookup.fields.map((key) => [key, {}])),
+        required: [...description.lookup.fields],
       }
     : schemas.item(description, owner);
   const schema: JsonSchema = {

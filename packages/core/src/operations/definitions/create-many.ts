@@ -5,13 +5,12 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
-import { handlerStage } from '../run-handler';
 import {
   batchItemsStage,
   batchOutcomeStage,
   batchOutputStage,
+  notReplaceable,
   createRowsStage,
-  handledBatchOutputStage,
   itemsPolicyStage,
 } from '../batch-writes';
 import { defineOperation } from '../operation-definition';
@@ -28,6 +27,7 @@ export const createMany = defineOperation({
   settings: ['realtime', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  counterpart: 'createOne',
   optIn: { path: 'batch.create', on: (config) => Boolean(config.batch?.create) },
   wording: {
     verb: 'Create many',
@@ -44,11 +44,5 @@ export const createMany = defineOperation({
     batchOutcomeStage,
     batchOutputStage(201),
   ],
-  replaced: (_entity, op) => [
-    refuseIfMatchStage,
-    batchItemsStage,
-    ...(op.policy ? [itemsPolicyStage] : []),
-    transaction(handlerStage),
-    handledBatchOutputStage(201),
-  ],
+  replaced: notReplaceable,
 });

@@ -4,13 +4,12 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
-import { handlerStage } from '../run-handler';
 import {
   batchFilterStage,
   batchOutcomeStage,
   batchOutputStage,
+  notReplaceable,
   deleteRowsStage,
-  handledBatchOutputStage,
   matchRowsStage,
 } from '../batch-writes';
 import { defineOperation } from '../operation-definition';
@@ -27,6 +26,7 @@ export const deleteMany = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: [],
   needsSoftDelete: false,
+  counterpart: 'deleteOne',
   optIn: { path: 'batch.delete', on: (config) => Boolean(config.batch?.delete) },
   wording: {
     verb: 'Delete many',
@@ -43,5 +43,5 @@ export const deleteMany = defineOperation({
     batchOutcomeStage,
     batchOutputStage(200),
   ],
-  replaced: () => [refuseIfMatchStage, batchFilterStage, transaction(handlerStage), handledBatchOutputStage(200)],
+  replaced: notReplaceable,
 });

@@ -4,13 +4,12 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
-import { handlerStage } from '../run-handler';
 import { patchInputStage } from '../write-operations';
 import {
   batchFilterStage,
   batchOutcomeStage,
   batchOutputStage,
-  handledBatchOutputStage,
+  notReplaceable,
   matchRowsStage,
   updateRowsStage,
 } from '../batch-writes';
@@ -28,6 +27,7 @@ export const updateMany = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  counterpart: 'patchOne',
   optIn: { path: 'batch.update', on: (config) => Boolean(config.batch?.update) },
   wording: {
     verb: 'Change many',
@@ -35,7 +35,7 @@ export const updateMany = defineOperation({
     sentence: ({ many }) =>
       `Change some fields of every ${many} row the filter matches (a filter is required); fields left out of data keep their values. All or nothing; returns the rows after.`,
   },
-  hints: { readOnly: false, destructive: true, idempotent: true },
+  hints: { readOnly: false, destructive: true, idempotent: false },
   stages: () => [
     refuseIfMatchStage,
     patchInputStage,
@@ -44,11 +44,5 @@ export const updateMany = defineOperation({
     batchOutcomeStage,
     batchOutputStage(200),
   ],
-  replaced: () => [
-    refuseIfMatchStage,
-    patchInputStage,
-    batchFilterStage,
-    transaction(handlerStage),
-    handledBatchOutputStage(200),
-  ],
+  replaced: notReplaceable,
 });
