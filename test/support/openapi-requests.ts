@@ -30,6 +30,8 @@ export interface Parameter {
   readonly in: string;
   readonly required?: boolean;
   readonly schema?: Schema;
+  /** A parameter sent as JSON (a filter's JSON form). */
+  readonly content?: Record<string, { readonly schema: Schema }>;
 }
 
 export interface Operation {
@@ -234,10 +236,11 @@ export async function exerciseDocument(options: {
     const row = await sampleRow(collection);
     const target = pathOf(path, row);
     if (!target) continue;
-    // Required query parameters (the member ids of a removal) get a value.
+    // Required query parameters get a value: the member ids of a removal, and a batch's JSON filter (the sampled row).
     const required: Record<string, string> = {};
     for (const parameter of op.parameters ?? []) {
-      if (parameter.in === 'query' && parameter.required) required[parameter.name] = '1';
+      if (parameter.in !== 'query' || !parameter.required) continue;
+      required[parameter.name] = parameter.content ? JSON.stringify({ id: { eq: row['id'] } }) : '1';
     }
     if (method === 'get') {
       for (const query of readQueries(op, row)) {

@@ -45,7 +45,8 @@ describe('examples/nest-typeorm API docs', () => {
 
     it('lists the books operations by readable ids', () => {
       const ids = Object.values(document.paths['/books'] ?? {}).map((op) => op.operationId);
-      expect(ids.sort()).toEqual(['createOneBook', 'findManyBooks']);
+      expect(ids.sort()).toEqual(['createOneBook', 'deleteManyBooks', 'findManyBooks', 'updateManyBooks']);
+      expect(document.paths['/books/batch']?.['post']?.operationId).toBe('createManyBooks');
       expect(document.paths['/books/{id}/publish']?.['patch']?.operationId).toBe('publishOneBook');
     });
   });

@@ -1,6 +1,6 @@
 /**
- * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, and
- * a custom `publishOne` action on `PATCH /books/:id/publish`.
+ * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, batch
+ * writes (an upsert on isbn), and a custom `publishOne` action on `PATCH /books/:id/publish`.
  */
 import { Controller } from '@nestjs/common';
 import type { OperationHandler } from '@svc/core';
@@ -36,6 +36,14 @@ const publishOne: OperationHandler = async (input, context) => {
   // Every committed write of a book is an event on GET /books/events (Server-Sent Events).
   realtime: {},
   schema: { input: { create: WRITABLE, update: WRITABLE, patch: WRITABLE } },
+  // POST /books/batch (an upsert on isbn), PATCH /books?filter=... and DELETE /books?filter=..., all or nothing.
+  batch: {
+    create: { onConflict: { target: ['isbn'], update: ['title', 'pages', 'rating'] } },
+    update: true,
+    delete: true,
+    maxItems: 50,
+    maxAffected: 50,
+  },
   operations: {
     // Declaring a custom operation makes the map a whitelist, so the standard operations are named too.
     findMany: true,

@@ -151,17 +151,18 @@ function itemParameters(description: EntityDescription): ParameterObject[] {
   return [...selectParameter(description), ...includeParameter(description)];
 }
 
-/** A batch write's rows: the filter in JSON or bracket form (at least one is required), nothing else. */
+/** A batch write's rows: the filter, required, in JSON form (or bracket form), and nothing else. */
 function batchFilterParameters(description: EntityDescription, filter: JsonSchema | undefined): ParameterObject[] {
   const json: ParameterObject[] = filter
     ? [
         {
           name: 'filter',
           in: 'query',
-          required: false,
+          // Required here, so a client never sends a batch without one; the bracket form may stand in for it.
+          required: true,
           description:
-            'The rows to change, in JSON form (or as the bracket parameters): a filter is required, and it may match at most `batch.maxAffected` rows.',
-          content: { 'application/json': { schema: filter } },
+            'The rows to change, in JSON form (the bracket parameters may stand in for it): it may match at most `batch.maxAffected` rows.',
+          content: { 'application/json': { schema: { ...filter, minProperties: 1 } } },
         },
       ]
     : [];
