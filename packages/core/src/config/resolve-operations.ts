@@ -57,31 +57,36 @@ export function resolveOperations(args: {
       continue;
     }
     if (value === false || value === undefined) continue;
-    if (standard.optIn) {
-      if (states.has(standard.id)) continue;
-      throw new ConfigurationException({
-        entity,
-        path: `operations.${id}`,
-        message: `names ${id}, which is off unless ${standard.optIn.path} turns it on. Set ${standard.optIn.path}, or remove operations.${id}.`,
-      });
-    }
-    if (value !== true && !isPlainObject(value)) {
-      throw new ConfigurationException({
-        entity,
-        path: `operations.${id}`,
-        message: 'must be true, false or an operation config object.',
-      });
-    }
-    if (standard.needsSoftDelete && !soft) {
-      throw new ConfigurationException({
-        entity,
-        path: `operations.${id}`,
-        message: `${id} needs soft delete, but ${entity} resolves to hard delete. Add a delete-date column (delete.field), or remove ${id}.`,
-      });
-    }
+    if (standard.optIn && states.has(standard.id)) continue;
+    refuseNamed({ entity, id, value, standard, soft });
     states.set(standard.id, 'on');
   }
   return { states: inOrderOf(facts, states), customs };
+}
+
+/**
+ * Refuses a standard operation the whitelist names that cannot be on: an opt-in one its switch leaves off, a bad
+ * entry, or one that needs soft delete on an entity that deletes for good.
+ */
+function refuseNamed(args: {
+  entity: string;
+  id: string;
+  value: unknown;
+  standard: OperationFacts;
+  soft: boolean;
+}): void {
+  const { entity, id, value, standard, soft } = args;
+  const fail = (message: string) => new ConfigurationException({ entity, path: `operations.${id}`, message });
+  if (standard.optIn) {
+    const path = standard.optIn.path;
+    throw fail(`names ${id}, which is off unless ${path} turns it on. Set ${path}, or remove operations.${id}.`);
+  }
+  if (value !== true && !isPlainObject(value)) throw fail('must be true, false or an operation config object.');
+  if (standard.needsSoftDelete && !soft) {
+    throw fail(
+      `${id} needs soft delete, but ${entity} resolves to hard delete. Add a delete-date column (delete.field), or remove ${id}.`,
+    );
+  }
 }
 
 /** The states in the registry's order, the order every surface lists operations in. */

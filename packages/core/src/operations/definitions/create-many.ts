@@ -5,14 +5,8 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
-import {
-  batchItemsStage,
-  batchOutcomeStage,
-  batchOutputStage,
-  notReplaceable,
-  createRowsStage,
-  itemsPolicyStage,
-} from '../batch-writes';
+import { batchItemsStage, createRowsStage, itemsPolicyStage } from '../batch-create';
+import { batchOutcomeStage, batchOutputStage, notReplaceable } from '../batch-writes';
 import { defineOperation } from '../operation-definition';
 
 export const createMany = defineOperation({

@@ -32,8 +32,8 @@ export const deleteMany = defineOperation({
     verb: 'Delete many',
     done: 'deleted',
     summary: ({ many }) => `Delete the ${many} a filter matches`,
-    sentence: ({ many, softDelete }) =>
-      `Delete every ${many} row the filter matches (a filter is required)${softDelete ? ' (a soft delete: restore brings each back)' : ', permanently'}. All or nothing; returns their keys.`,
+    sentence: ({ one, softDelete }) =>
+      `Delete every ${one} row the filter matches (a filter is required)${softDelete ? ' (a soft delete: restore brings each back)' : ', permanently'}. All or nothing; returns their keys.`,
   },
   hints: { readOnly: false, destructive: true, idempotent: true },
   stages: () => [

@@ -32,8 +32,8 @@ export const updateMany = defineOperation({
   wording: {
     verb: 'Change many',
     summary: ({ many }) => `Change fields of the ${many} a filter matches`,
-    sentence: ({ many }) =>
-      `Change some fields of every ${many} row the filter matches (a filter is required); fields left out of data keep their values. All or nothing; returns the rows after.`,
+    sentence: ({ one }) =>
+      `Change some fields of every ${one} row the filter matches (a filter is required); fields left out of data keep their values. All or nothing; returns the rows after.`,
   },
   hints: { readOnly: false, destructive: true, idempotent: false },
   stages: () => [

@@ -1,0 +1,116 @@
+/** What every batch write shares: its bounds, how a refusal names its item, and reading its rows by key in scope. */
+import type { ResolvedBatch } from '../config/batch-config';
+import { ForbiddenException, SvcException, type SvcErrorItem } from '../errors/svc-exception';
+import type { EntityKey } from '../persistence/entity-metadata';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
+import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import type { OperationCall } from '../pipeline/operation-call';
+import { scopeFilter } from '../pipeline/load-row';
+
+/** The entity's resolved `batch` block; a batch operation is on only where it exists. */
+export function batchOf(call: OperationCall): ResolvedBatch {
+  const batch = call.entity.batch;
+  if (!batch) throw new Error(`${call.entity.name}.${call.operation.id} runs without a batch config.`);
+  return batch;
+}
+
+/** `[3].title`, or `[3]` for a problem of the whole item. */
+export function atIndex(index: number, field: string | undefined): string {
+  return field ? `[${index}].${field}` : `[${index}]`;
+}
+
+export function summary(problems: readonly SvcErrorItem[]): string {
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return `Item ${first.field}: ${first.detail}${more} Nothing was written.`;
+}
+
+/** Runs a per-item check; a refusal names the item (`[3]`) and says nothing was written. */
+export async function refusedAt(index: number, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (!(error instanceof SvcException) || error.status >= 500) throw error;
+    throw new SvcException(error.code, {
+      detail: `Item [${index}]: ${error.detail} Nothing was written.`,
+      errors: [{ field: `[${index}]`, code: error.code, detail: error.detail }],
+      params: { ...error.params, index },
+      ...(error.headers ? { headers: error.headers } : {}),
+    });
+  }
+}
+
+/**
+ * The written rows as the database now holds them, inside the caller's scope, in key order; a row the write moved
+ * out of the scope refuses the batch (403) and rolls it back. Rows the insert returned stand when nothing needs
+ * checking.
+ */
+export async function rereadAll(
+  call: OperationCall,
+  keys: readonly EntityKey[],
+  session: AdapterSession,
+  returned: ReadonlyMap<number, Row> = new Map(),
+  noUpdates = true,
+): Promise<Row[]> {
+  const scope = await scopeFilter(call);
+  if (!scope && noUpdates && returned.size === keys.length) return keys.map((_key, index) => returned.get(index)!);
+  const rows: Row[] = [];
+  for (const chunk of chunked(keys, READ_CHUNK)) {
+    const where = andFilters(scope, keysFilter(call, chunk));
+    const read = await call.entity.adapter.findMany({
+      where,
+      sort: keyOrder(call),
+      count: false,
+      view: 'all',
+      session,
+    });
+    rows.push(...read.rows);
+  }
+  const byKey = new Map(rows.map((row) => [keyString(call, row), row]));
+  return keys.map((key) => {
+    const row = byKey.get(keyString(call, key));
+    if (row) return row;
+    throw new ForbiddenException(
+      call.operation.id,
+      call.entity.name,
+      `A written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
+    );
+  });
+}
+
+/** Rows one read of a batch names: an `IN` list or an OR of composite keys stays within every database's limits. */
+export const READ_CHUNK = 500;
+
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/** The primary key's columns ascending: rows are read and locked in one order, so concurrent batches queue. */
+export function keyOrder(call: OperationCall) {
+  return call.entity.metadata.primaryKeys.map((field) => ({ field, direction: 'asc' as const }));
+}
+
+/** `key IN (...)` (or an OR of composite keys) for the rows of `keys`. */
+export function keysFilter(call: OperationCall, keys: readonly EntityKey[]): FilterNode {
+  const fields = call.entity.metadata.primaryKeys;
+  if (fields.length === 1) {
+    const [field] = fields as [string];
+    return { kind: 'condition', field, operator: 'in', value: keys.map((key) => key[field]) };
+  }
+  return anyOf(keys.map((key) => allOf(fields.map((field) => [field, key[field]]))));
+}
+
+export function allOf(pairs: readonly (readonly [string, unknown])[]): FilterNode {
+  const children: FilterNode[] = pairs.map(([field, value]) => ({ kind: 'condition', field, operator: 'eq', value }));
+  return children.length === 1 ? children[0]! : { kind: 'and', children };
+}
+
+export function anyOf(children: readonly FilterNode[]): FilterNode {
+  return children.length === 1 ? children[0]! : { kind: 'or', children };
+}
+
+export function keyString(call: OperationCall, row: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(call.entity.metadata.primaryKeys.map((field) => String(row[field])));
+}
