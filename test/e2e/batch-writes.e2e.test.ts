@@ -108,7 +108,11 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
           },
         }),
         // Unscoped and cached: a batch drops the cached reads once, so the next list sees every row it wrote.
-        svcController('cached-books', BatchBook, { cache: { ttl: 60 }, batch: { create: true, delete: true } }),
+        svcController('cached-books', BatchBook, {
+          cache: { ttl: 60 },
+          delete: { strategy: 'hard' },
+          batch: { create: true, delete: true },
+        }),
       ],
       svc: { graphql: true, realtimeTransports: [sse({ heartbeatMs: 1000 })] },
     });
@@ -439,38 +443,49 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       expect([stored.title, stored.pages, stored.locked, stored.tenant]).toEqual(['New', 42, false, 'a']);
     });
 
-    it('refuse to boot when the one-row operation has a replacement handler a batch would bypass', async () => {
+    it.each([
+      [{ batch: { creat: true } }, /batch\.creat.*not a batch key.*create/s],
+      [{ batch: { update: 'yes' } }, /batch\.update.*true or false/s],
+      [{ batch: { delete: true, maxAffected: 0 } }, /batch\.maxAffected.*from 1 to 10000/s],
+      [{ batch: { create: true, maxItems: 10_001 } }, /batch\.maxItems.*from 1 to 10000/s],
+      [
+        { batch: { create: { onConflict: { target: ['title'], update: 'all' } } } },
+        /target.*\[title\].*not keep unique/s,
+      ],
+      [
+        { batch: { create: { onConflict: { target: ['isbnn'], update: 'all' } } } },
+        /target.*'isbnn'.*Did you mean 'isbn'/s,
+      ],
+      [
+        { batch: { create: { onConflict: { target: ['isbn'], update: ['isbn'] } } } },
+        /update.*'isbn'.*outside the target/s,
+      ],
+      [{ batch: { create: { onConflict: { target: ['isbn'] } } } }, /onConflict\.update.*'all' or 'none'/s],
+      [{ operations: { findMany: true, deleteMany: true } }, /operations\.deleteMany.*off unless batch\.delete/s],
+      [
+        // A replacement handler of the one-row operation, which a batch would bypass.
+        { operations: { createOne: { handler: async () => ({ id: 1 }) }, findMany: true }, batch: { create: true } },
+        /batch\.create.*createOne has a replacement handler/s,
+      ],
+      [
+        {
+          schema: { input: { patch: ['title'] } },
+          batch: { create: { onConflict: { target: ['isbn'], update: ['pages'] } } },
+        },
+        /batch\.create\.onConflict\.update.*'pages'/s,
+      ],
+    ])('refuse to boot on a bad batch block (%j), naming the path', async (config, message) => {
       const error = await bootstrapFailure({
         db,
         suite: 'e2e_batch_writes_boot',
         entities: [BatchAuthor, BatchBook],
-        controllers: [
-          svcController('books', BatchBook, {
-            operations: { createOne: { handler: async () => ({ id: 1 }) }, findMany: true },
-            batch: { create: true },
-          }),
-        ],
+        controllers: [svcController('books', BatchBook, config as EntityConfig)],
       });
-      expect(error.message).toMatch(/batch\.create.*createOne has a replacement handler/s);
-    });
-
-    it('refuse to boot on an upsert field the patch slot does not take', async () => {
-      const error = await bootstrapFailure({
-        db,
-        suite: 'e2e_batch_writes_boot',
-        entities: [BatchAuthor, BatchBook],
-        controllers: [
-          svcController('books', BatchBook, {
-            schema: { input: { patch: ['title'] } },
-            batch: { create: { onConflict: { target: ['isbn'], update: ['pages'] } } },
-          }),
-        ],
-      });
-      expect(error.message).toMatch(/batch\.create\.onConflict\.update.*'pages'/s);
+      expect(error.message).toMatch(message);
     });
   });
 
-  describe('with the result cache', () => {
+  describe('with the result cache and a hard delete', () => {
     it('drops the cached reads once per batch: the next list sees every row written or deleted', async () => {
       const titles = async () =>
         ((await request(http).get('/cached-books?sort=id')).body.items as { title: string }[]).map((i) => i.title);
@@ -485,6 +500,8 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       expect(await titles()).toEqual(['c1', 'c2']);
       await request(http).delete('/cached-books?filter[title][eq]=c1').expect(200);
       expect(await titles()).toEqual(['c2']);
+      // A hard delete (delete.strategy 'hard'): the row is gone from the table, not marked.
+      expect((await books()).map((row) => row.title)).toEqual(['c2']);
     });
   });
 

@@ -1,6 +1,6 @@
 /** `batch`: which batch writes an entity serves and their bounds, checked once at bootstrap. */
 import { ConfigurationException } from '../errors/configuration-exception';
-import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { ColumnKind, EntityMetadata } from '../persistence/entity-metadata';
 import { suggestion } from './did-you-mean';
 import type { BatchConfig } from './entity-config';
 import { isPlainObject } from './validate-settings';
@@ -13,6 +13,8 @@ const KEYS = ['create', 'update', 'delete', 'maxItems', 'maxAffected'];
 /** An upsert's rule, resolved: the unique columns an item is matched on, and what a match updates. */
 export interface ResolvedUpsert {
   readonly target: readonly string[];
+  /** The kind of each target column, in target order: how an item's value and a stored one compare. */
+  readonly targetKinds: readonly ColumnKind[];
   /** The fields a matching item updates; `all`: every field it sends but the target. */
   readonly update: readonly string[] | 'all';
 }
@@ -106,9 +108,11 @@ function resolveUpsert(entity: string, metadata: EntityMetadata, create: Record<
       `is [${target.join(', ')}], which the database does not keep unique on ${entity}. Name the columns of a unique column, index or constraint (or the primary key).`,
     );
   }
+  const targetKinds = (target as string[]).map((field) => columns.get(field)!.kind);
+  const matched = { target: target as string[], targetKinds };
   const update = rule['update'];
-  if (update === 'none') return { target: target as string[], update: [] as string[] };
-  if (update === 'all') return { target: target as string[], update: 'all' as const };
+  if (update === 'none') return { ...matched, update: [] as string[] };
+  if (update === 'all') return { ...matched, update: 'all' as const };
   if (!Array.isArray(update) || !update.every((field) => typeof field === 'string')) {
     throw fail('batch.create.onConflict.update', "must be a list of fields, 'all' or 'none'.");
   }
@@ -121,7 +125,7 @@ function resolveUpsert(entity: string, metadata: EntityMetadata, create: Record<
       );
     }
   }
-  return { target: target as string[], update: update as string[] };
+  return { ...matched, update: update as string[] };
 }
 
 /**

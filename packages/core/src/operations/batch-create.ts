@@ -4,8 +4,7 @@
  */
 import type { ResolvedBatch } from '../config/batch-config';
 import { BatchTooLargeException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
-import type { SvcErrorItem } from '../errors/svc-exception';
-import type { EntityKey } from '../persistence/entity-metadata';
+import type { ColumnKind, EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { readBody } from '../schema/validate-body';
@@ -19,14 +18,14 @@ import { bodyWithSet, forcedValuesFor } from './write-operations';
 import {
   allOf,
   anyOf,
-  atIndex,
+  atItem,
   batchOf,
   chunked,
+  ItemProblems,
   keyOrder,
   READ_CHUNK,
   refusedAt,
   rereadAll,
-  summary,
 } from './batch-rows';
 
 /**
@@ -44,19 +43,13 @@ export const batchItemsStage = stage('items', { phase: 'input', gives: ['items']
   }
   if (body.length > maxItems) throw new BatchTooLargeException('maxItems', maxItems, body.length);
   const schema = call.operation.input ?? call.entity.input.create;
+  const problems = new ItemProblems();
   const items: Row[] = [];
-  const problems: SvcErrorItem[] = [];
   for (const [index, item] of body.entries()) {
-    try {
-      items.push(await bodyWithSet(call, 'create', schema, item));
-    } catch (error) {
-      if (!(error instanceof ValidationFailedException)) throw error;
-      for (const problem of error.errors ?? [{ code: 'invalid', detail: error.detail }]) {
-        problems.push({ ...problem, field: atIndex(index, problem.field) });
-      }
-    }
+    const values = await problems.check(index, () => bodyWithSet(call, 'create', schema, item));
+    if (values) items.push(values);
   }
-  if (problems.length > 0) throw new ValidationFailedException(problems, summary(problems));
+  problems.throwIfAny();
   state.items = items;
 });
 
@@ -81,7 +74,7 @@ export const createRowsStage = stage(
       await refusedAt(index, () => requireReferencesInScope(call, values, session));
     }
     const upsert = batchOf(call).upsert;
-    const existing = upsert ? await matchConflicts(call, items, upsert.target, session) : items.map(() => null);
+    const existing = upsert ? await matchConflicts(call, items, upsert, session) : items.map(() => null);
     const fresh = items.flatMap((values, index) => (existing[index] ? [] : [{ values, index }]));
     const inserted =
       fresh.length > 0
@@ -99,7 +92,7 @@ export const createRowsStage = stage(
     const changes = upsert ? await matchedChanges(call, existing, keys, upsert) : [];
     if (changes.length > 0) await call.entity.adapter.updateEach(changes, { session });
     const changed = new Set(changes.map(({ index }) => index));
-    const after = await rereadAll(call, keys, session, returned, changed.size === 0);
+    const after = await rereadAll(call, keys, session, returned);
     state.written = keys.map((key, index): BatchRowWrite => {
       const before = existing[index] ?? null;
       const write = { key, before, after: after[index]! };
@@ -123,7 +116,7 @@ async function matchedChanges(
   const bodies = call.request.body as Record<string, unknown>[];
   const patch = call.entity.input.patch;
   const changes: { key: EntityKey; values: Row; index: number }[] = [];
-  const problems: SvcErrorItem[] = [];
+  const problems = new ItemProblems();
   for (const [index, row] of existing.entries()) {
     if (!row) continue;
     const body = bodies[index]!;
@@ -132,20 +125,15 @@ async function matchedChanges(
         ? Object.keys(body).filter((field) => !upsert.target.includes(field) && patch.fields.has(field))
         : upsert.update.filter((field) => Object.hasOwn(body, field));
     if (fields.length === 0) continue;
-    try {
-      const values = await readBody(patch, Object.fromEntries(fields.map((field) => [field, body[field]])));
-      const forced = await forcedValuesFor(call, 'update', body);
-      const change: Row = { ...values, ...forced };
-      for (const key of call.entity.metadata.primaryKeys) delete change[key];
-      changes.push({ key: keys[index]!, values: change, index });
-    } catch (error) {
-      if (!(error instanceof ValidationFailedException)) throw error;
-      for (const problem of error.errors ?? [{ code: 'invalid', detail: error.detail }]) {
-        problems.push({ ...problem, field: atIndex(index, problem.field) });
-      }
-    }
+    const values = await problems.check(index, () =>
+      readBody(patch, Object.fromEntries(fields.map((field) => [field, body[field]]))),
+    );
+    if (!values) continue;
+    const change: Row = { ...values, ...(await forcedValuesFor(call, 'update', body)) };
+    for (const key of call.entity.metadata.primaryKeys) delete change[key];
+    changes.push({ key: keys[index]!, values: change, index });
   }
-  if (problems.length > 0) throw new ValidationFailedException(problems, summary(problems));
+  problems.throwIfAny();
   return changes;
 }
 
@@ -156,25 +144,26 @@ async function matchedChanges(
 async function matchConflicts(
   call: OperationCall,
   items: readonly Row[],
-  target: readonly string[],
+  upsert: NonNullable<ResolvedBatch['upsert']>,
   session: AdapterSession,
 ): Promise<(Row | null)[]> {
+  const { target, targetKinds } = upsert;
   // Target values compare by their column's kind: a driver may hand a number back as text, a uuid in lower case.
-  const kinds = new Map(call.entity.metadata.columns.map((column) => [column.property, column.kind]));
-  const signature = (row: Row) => JSON.stringify(target.map((field) => comparable(kinds.get(field), row[field])));
+  const signature = (row: Row) => JSON.stringify(target.map((field, at) => comparable(targetKinds[at], row[field])));
   // An item without every target value matches no row (a unique index never holds two nulls equal): it is inserted.
   const matchable = (values: Row) => target.every((field) => values[field] !== undefined && values[field] !== null);
   const firstOf = new Map<string, number>();
-  const problems: SvcErrorItem[] = [];
+  const problems = new ItemProblems();
   for (const [index, values] of items.entries()) {
     if (!matchable(values)) continue;
     const seen = firstOf.get(signature(values));
-    if (seen !== undefined) {
+    if (seen === undefined) firstOf.set(signature(values), index);
+    else {
       const detail = `repeats the ${target.join(', ')} of item [${seen}]; send each row once per batch.`;
-      problems.push({ field: atIndex(index, target[0]), code: 'duplicate', detail });
-    } else firstOf.set(signature(values), index);
+      problems.add(index, target[0], 'duplicate', detail);
+    }
   }
-  if (problems.length > 0) throw new ValidationFailedException(problems, summary(problems));
+  problems.throwIfAny();
   const candidates = items.filter(matchable);
   if (candidates.length === 0) return items.map(() => null);
   const view = liveView(call);
@@ -198,7 +187,7 @@ async function matchConflicts(
     const row = matchable(values) ? (bySignature.get(signature(values)) ?? null) : null;
     if (row && scope && !visible.has(signature(row))) {
       const id = target.map((field) => String(values[field])).join(',');
-      await refusedAt(index, () => Promise.reject(new NotFoundException(call.entity.name, id)));
+      throw atItem(index, new NotFoundException(call.entity.name, id));
     }
     if (row && call.operation.policy) await refusedAt(index, () => checkPolicy(call, { entity: row, body: values }));
     matches.push(row);
@@ -207,7 +196,7 @@ async function matchConflicts(
 }
 
 /** A target value as it compares, by its column's kind (JSON text of the value, whatever the driver hands back). */
-function comparable(kind: string | undefined, value: unknown): string {
+function comparable(kind: ColumnKind | undefined, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (kind === 'uuid') return String(value).toLowerCase();
   if (kind === 'integer' || kind === 'number' || kind === 'decimal') {

@@ -1,11 +1,12 @@
 /** What every batch write shares: its bounds, how a refusal names its item, and reading its rows by key in scope. */
 import type { ResolvedBatch } from '../config/batch-config';
-import { ForbiddenException, SvcException, type SvcErrorItem } from '../errors/svc-exception';
+import { SvcException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
 import { scopeFilter } from '../pipeline/load-row';
+import { outsideScope } from '../pipeline/stages/reread-stage';
 
 /** The entity's resolved `batch` block; a batch operation is on only where it exists. */
 export function batchOf(call: OperationCall): ResolvedBatch {
@@ -15,14 +16,54 @@ export function batchOf(call: OperationCall): ResolvedBatch {
 }
 
 /** `[3].title`, or `[3]` for a problem of the whole item. */
-export function atIndex(index: number, field: string | undefined): string {
+function atIndex(index: number, field: string | undefined): string {
   return field ? `[${index}].${field}` : `[${index}]`;
 }
 
-export function summary(problems: readonly SvcErrorItem[]): string {
-  const first = problems[0]!;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return `Item ${first.field}: ${first.detail}${more} Nothing was written.`;
+/**
+ * The body problems of many items, reported together: each check runs, an item's validation problems are kept with
+ * their fields prefixed by its index (`[3].title`), and one 400 names them all. Any other failure ends the batch.
+ */
+export class ItemProblems {
+  private readonly problems: SvcErrorItem[] = [];
+
+  /** Runs `check` for item `index`, keeping its validation problems; undefined when it had any. */
+  async check<T>(index: number, check: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await check();
+    } catch (error) {
+      if (!(error instanceof ValidationFailedException)) throw error;
+      for (const problem of error.errors ?? [{ code: 'invalid', detail: error.detail }]) {
+        this.problems.push({ ...problem, field: atIndex(index, problem.field) });
+      }
+      return undefined;
+    }
+  }
+
+  add(index: number, field: string | undefined, code: string, detail: string): void {
+    this.problems.push({ field: atIndex(index, field), code, detail });
+  }
+
+  throwIfAny(): void {
+    if (this.problems.length === 0) return;
+    const first = this.problems[0]!;
+    const more = this.problems.length > 1 ? ` (and ${this.problems.length - 1} more)` : '';
+    throw new ValidationFailedException(
+      this.problems,
+      `Item ${first.field}: ${first.detail}${more} Nothing was written.`,
+    );
+  }
+}
+
+/** A client error of item `index`, naming the item (`[3]`) and saying nothing was written; others stay as they are. */
+export function atItem(index: number, error: unknown): unknown {
+  if (!(error instanceof SvcException) || error.status >= 500) return error;
+  return new SvcException(error.code, {
+    detail: `Item [${index}]: ${error.detail} Nothing was written.`,
+    errors: [{ field: `[${index}]`, code: error.code, detail: error.detail }],
+    params: { ...error.params, index },
+    ...(error.headers ? { headers: error.headers } : {}),
+  });
 }
 
 /** Runs a per-item check; a refusal names the item (`[3]`) and says nothing was written. */
@@ -30,30 +71,23 @@ export async function refusedAt(index: number, check: () => Promise<void>): Prom
   try {
     await check();
   } catch (error) {
-    if (!(error instanceof SvcException) || error.status >= 500) throw error;
-    throw new SvcException(error.code, {
-      detail: `Item [${index}]: ${error.detail} Nothing was written.`,
-      errors: [{ field: `[${index}]`, code: error.code, detail: error.detail }],
-      params: { ...error.params, index },
-      ...(error.headers ? { headers: error.headers } : {}),
-    });
+    throw atItem(index, error);
   }
 }
 
 /**
  * The written rows as the database now holds them, inside the caller's scope, in key order; a row the write moved
- * out of the scope refuses the batch (403) and rolls it back. Rows the insert returned stand when nothing needs
- * checking.
+ * out of the scope refuses the batch (403) and rolls it back. When the insert returned every row (none was updated
+ * after it) and no scope needs checking, those rows stand.
  */
 export async function rereadAll(
   call: OperationCall,
   keys: readonly EntityKey[],
   session: AdapterSession,
   returned: ReadonlyMap<number, Row> = new Map(),
-  noUpdates = true,
 ): Promise<Row[]> {
   const scope = await scopeFilter(call);
-  if (!scope && noUpdates && returned.size === keys.length) return keys.map((_key, index) => returned.get(index)!);
+  if (!scope && returned.size === keys.length) return keys.map((_key, index) => returned.get(index)!);
   const rows: Row[] = [];
   for (const chunk of chunked(keys, READ_CHUNK)) {
     const where = andFilters(scope, keysFilter(call, chunk));
@@ -70,11 +104,7 @@ export async function rereadAll(
   return keys.map((key) => {
     const row = byKey.get(keyString(call, key));
     if (row) return row;
-    throw new ForbiddenException(
-      call.operation.id,
-      call.entity.name,
-      `A written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
-    );
+    throw outsideScope(call);
   });
 }
 

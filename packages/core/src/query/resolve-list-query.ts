@@ -93,12 +93,7 @@ export async function resolveBatchFilter(
     : { filterJson: (query as FindManyQuery | undefined)?.filter };
   const refuse = (param: string) =>
     errors.unsupportedParam(param, `${param} is not taken by ${args.operation}, which takes a filter only. Remove it.`);
-  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
-    if (key === 'filter' || key === 'filterJson' || wire[key] === undefined) continue;
-    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
-    else if (key === 'relationSelects') wire.relationSelects?.forEach((_value, path) => refuse(`select[${path}]`));
-    else refuse(key === 'search' ? 'search[query]' : key);
-  }
+  refuseParams(wire, FILTER_PARAMS, refuse);
   if (!Array.isArray(query) && query !== undefined) {
     for (const key of Object.keys(query)) if (key !== 'filter') refuse(key);
   }
@@ -120,6 +115,18 @@ export interface ItemReadPlan {
 }
 
 const ITEM_PARAMS: ReadonlySet<keyof WireListQuery> = new Set(['select', 'include', 'relationSelects']);
+/** What a batch write by filter takes: the filter, in either form. */
+const FILTER_PARAMS: ReadonlySet<keyof WireListQuery> = new Set(['filter', 'filterJson']);
+
+/** Refuses every parameter the wire holds outside `kept`, each by the name the client sent it as. */
+function refuseParams(wire: WireListQuery, kept: ReadonlySet<keyof WireListQuery>, refuse: (param: string) => void) {
+  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
+    if (kept.has(key) || wire[key] === undefined) continue;
+    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
+    else if (key === 'relationSelects') wire.relationSelects?.forEach((_value, path) => refuse(`select[${path}]`));
+    else refuse(key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key);
+  }
+}
 
 /** findOne takes only `select`, `select[<relation>]` and `include`; anything else is an unsupported parameter. */
 export async function resolveWireItemQuery(
@@ -156,11 +163,7 @@ async function resolveItem(
 ): Promise<ItemReadPlan> {
   const refuse = (param: string) =>
     errors.unsupportedParam(param, `${param} is taken by list reads only. Remove it from this single-row read.`);
-  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
-    if (ITEM_PARAMS.has(key) || wire[key] === undefined) continue;
-    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
-    else refuse(key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key);
-  }
+  refuseParams(wire, ITEM_PARAMS, refuse);
   const shape = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
   return shape;

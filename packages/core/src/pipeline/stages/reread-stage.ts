@@ -21,7 +21,12 @@ export async function rereadInScope(
   const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session });
   if (row) return row;
   if (!scope) throw new NotFoundException(call.entity.name, call.request.id);
-  throw new ForbiddenException(
+  throw outsideScope(call);
+}
+
+/** 403: a write would move a row out of the caller's `filter.apply` scope; its transaction rolls back. */
+export function outsideScope(call: OperationCall): ForbiddenException {
+  return new ForbiddenException(
     call.operation.id,
     call.entity.name,
     `The written ${call.entity.name} would fall outside your scope (filter.apply), so nothing was written. Keep the scoped fields within your scope.`,
