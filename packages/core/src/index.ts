@@ -6,7 +6,13 @@ export { createSvc, createCrud, SvcInstance } from './service/create-svc';
 export type { SvcOptions, CrudRuntime } from './service/create-svc';
 export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
-export type { CallOptions, ListEnvelope, BatchResult } from './service/svc-service';
+export type {
+  CallOptions,
+  ListEnvelope,
+  BatchResult,
+  AggregateItem,
+  AggregateResultEnvelope,
+} from './service/svc-service';
 export type { SvcContext, SvcContextTypes, SvcRequest } from './config/svc-context';
 export { builtInHandlers, createBuiltInHandlers, withListMeta } from './operations/list-handlers';
 export type { ListResult, ListMetaContributor } from './operations/list-handlers';
@@ -31,6 +37,9 @@ export type {
   EntityConfig,
   EntityStructure,
   BatchConfig,
+  AggregateConfig,
+  AggregateFunctionName,
+  AggregateQuery,
   UpsertConfig,
   EntityOperationsMap,
   StandardOperationConfig,

@@ -35,6 +35,14 @@ export type {
   SvcInfrastructure,
   InfrastructureResolver,
   UpdateRelationArgs,
+  AggregateArgs,
+  AggregateFunction,
+  AggregateGroup,
+  AggregateMeasure,
+  AggregateOrderTerm,
+  AggregateResult,
+  AggregateSortKey,
+  GroupKey,
 } from './persistence/repository-adapter';
 export { FILTER_OPERATORS, isDatabaseSpelling } from './persistence/query-ast';
 export type {

@@ -189,6 +189,49 @@ export interface EntityStructure {
    * `createMany` (`POST /batch`), `updateMany` (`PATCH /` by filter) and `deleteMany` (`DELETE /` by filter).
    */
   readonly batch?: BatchConfig;
+  /**
+   * Aggregates, off unless named here: `aggregate` (`GET /aggregate`), counts, sums, averages, minimums and maximums
+   * computed by the database over the rows a filter matches, grouped by the fields `groupBy` lists.
+   */
+  readonly aggregate?: AggregateConfig;
+}
+
+/** A function `GET /aggregate` computes: `count` counts rows; the others read one column. */
+export type AggregateFunctionName = 'count' | 'countDistinct' | 'sum' | 'avg' | 'min' | 'max';
+
+/** `aggregate`: which fields take which functions, which fields group, and how many groups one call may answer. */
+export interface AggregateConfig {
+  /**
+   * The functions each field takes. Listing a field makes it aggregatable even where `select.fields` hides it.
+   * @default sum, avg, min and max on every served numeric column; min and max on every served date column
+   */
+  readonly fields?: Readonly<Record<string, readonly Exclude<AggregateFunctionName, 'count'>[]>>;
+  /** Fields a call may group by: own columns and owning to-one paths (`author.country`). @default none */
+  readonly groupBy?: readonly string[];
+  readonly limits?: {
+    /** Groups one call may answer (its `limit`'s ceiling and default, at most 10,000). @default 1000 */
+    readonly maxGroups?: number;
+  };
+}
+
+/** `service.aggregate(query)`: what `GET /aggregate` takes, as values. */
+export interface AggregateQuery {
+  readonly groupBy?: readonly string[] | string;
+  /** Count the rows of each group (always answered; accepted for symmetry with the wire). */
+  readonly count?: boolean;
+  readonly countDistinct?: readonly string[] | string;
+  readonly sum?: readonly string[] | string;
+  readonly avg?: readonly string[] | string;
+  readonly min?: readonly string[] | string;
+  readonly max?: readonly string[] | string;
+  readonly filter?: FilterExpression;
+  readonly search?: string;
+  /** Over group keys and aggregates: `-count`, `sum.pages`, `author.country`. */
+  readonly sort?: readonly string[] | string;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly withDeleted?: boolean;
+  readonly onlyDeleted?: boolean;
 }
 
 /** `batch`: which batch writes are on, and how large one may be. */

@@ -60,7 +60,8 @@ export type StandardOperationId =
   | 'purgeOne'
   | 'createMany'
   | 'updateMany'
-  | 'deleteMany';
+  | 'deleteMany'
+  | 'aggregate';
 
 /** Every settings key, as the global and entity scopes take them. */
 export interface SvcSettings {
@@ -91,6 +92,7 @@ export interface OperationSettingsById {
   createMany: Pick<SvcSettings, 'realtime' | 'cache' | 'errors'>;
   updateMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   deleteMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
+  aggregate: Pick<SvcSettings, 'delete' | 'cache' | 'errors'>;
 }
 
 /** Settings after the chain: every key filled in; subtrees turned off are `false`. */

@@ -21,6 +21,7 @@ import { resolveLookup } from './resolve-lookup';
 import { mergeSettingsChain } from '../config/merge-settings';
 import { resolveOperations } from '../config/resolve-operations';
 import { checkUpsertFields, resolveBatchConfig } from '../config/batch-config';
+import { resolveAggregateConfig, type ResolvedAggregate } from '../config/aggregate-config';
 import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
 
 export type { ResolveEntityArgs };
@@ -66,6 +67,8 @@ interface EntityScope {
   readonly reads: ReadShape;
   readonly inputs: ResolvedEntity['input'];
   readonly entitySettings: ResolvedSettings;
+  /** `aggregate`, resolved: the relations its group paths cross are what a cached aggregate reads through. */
+  readonly aggregate?: ResolvedAggregate;
 }
 
 /** The read-side configuration every read operation of the entity shares. */
@@ -104,7 +107,11 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const scope: EntityScope = { name, args, metadata, soft, related, reads, inputs, entitySettings };
   const batch = resolveBatchConfig(name, metadata, config.batch);
   checkUpsertFields(name, batch, new Set(inputs.patch.fields.keys()));
-  const operations = resolveAllOperations(scope, arrayRelations);
+  const aggregate = resolveAggregateConfig(
+    { entity: name, metadata, served: reads.select.fieldSet, related },
+    config.aggregate,
+  );
+  const operations = resolveAllOperations({ ...scope, aggregate }, arrayRelations);
   const resultCache = resultCacheOf(scope, operations);
   const standard = [...operations.values()];
   const listOperation = standard.find((operation) => operation.facts && listsRows(operation.facts));
@@ -126,6 +133,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     select: reads.select,
     forced: buildForcedValues(name, config.set),
     ...(batch ? { batch } : {}),
+    ...(aggregate ? { aggregate } : {}),
     references: toOneReferences(metadata),
     maxInputDepth: args.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
     arrayRelations,
@@ -335,7 +343,7 @@ function operationOutputValidator(
   part: unknown,
   root: { item?: unknown; list?: unknown } | undefined,
 ) {
-  if (facts.answers === 'none') return undefined;
+  if (facts.answers === 'none' || facts.answers === 'aggregate') return undefined;
   if (part !== undefined) return outputValidatorOf(part, `operations.${facts.id}.schema.output`);
   const slot = facts.answers === 'batch' ? 'item' : facts.answers;
   return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
@@ -371,7 +379,9 @@ function resolveOperation(scope: EntityScope, facts: OperationFacts, state: Oper
     : undefined;
   if (list && many) checkKeysetConfig(name, metadata, list);
   return Object.freeze({
-    ...(list ? { readsThrough: relationsReadThrough(metadata, shape.include, list) } : {}),
+    ...(list
+      ? { readsThrough: relationsReadThrough(metadata, shape.include, list, aggregateRelations(scope, facts)) }
+      : {}),
     id,
     facts,
     settingsAs: facts,
@@ -431,13 +441,20 @@ type StandardOperationConfigObject = {
   readonly schema?: { readonly input?: unknown };
 };
 
+/** The relations an aggregate's group paths cross, for the operation that takes an aggregate query. */
+function aggregateRelations(scope: EntityScope, facts: OperationFacts): readonly RelationMetadata[] {
+  return facts.takes.query === 'aggregate' ? (scope.aggregate?.relations ?? []) : [];
+}
+
 /** The included relations, then those a relation path of the read's filter, sort or search fields goes through. */
 function relationsReadThrough(
   metadata: EntityMetadata,
   include: IncludeConfig,
   list: ListQueryConfig,
+  grouped: readonly RelationMetadata[],
 ): RelationMetadata[] {
   const relations = new Set([...include.relations.values()].map(({ relation }) => relation));
+  for (const relation of grouped) relations.add(relation);
   for (const path of [...list.filter.fields.keys(), ...list.sort.fields, ...(list.search?.fields ?? [])]) {
     const dot = path.indexOf('.');
     const relation = dot === -1 ? undefined : metadata.relations.find((r) => r.property === path.slice(0, dot));

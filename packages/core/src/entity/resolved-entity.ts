@@ -12,6 +12,7 @@ import type { SelectConfig } from '../query/select-config';
 import type { IncludeConfig } from '../config/include-config';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResolvedBatch } from '../config/batch-config';
+import type { ResolvedAggregate } from '../config/aggregate-config';
 import type { ResultCache } from '../cache/result-cache';
 import type { RealtimePublisher } from '../realtime/realtime-publisher';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
@@ -110,6 +111,8 @@ export interface ResolvedEntity {
   readonly forced: ForcedValues;
   /** `batch`: the batch writes' bounds and upsert rule, where the entity serves any batch write. */
   readonly batch?: ResolvedBatch;
+  /** `aggregate`: the functions, group fields and group limit, where the entity serves aggregates. */
+  readonly aggregate?: ResolvedAggregate;
   /** How deep a request's body, programmatic query or id may nest. */
   readonly maxInputDepth: number;
   /** Owning to-one relations, which writes reference by id (checked against the target's scope). */

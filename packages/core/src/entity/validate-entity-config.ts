@@ -19,6 +19,7 @@ const STRUCTURAL_KEYS = [
   'relations',
   'operations',
   'batch',
+  'aggregate',
 ];
 /** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();

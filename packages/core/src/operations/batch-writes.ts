@@ -12,7 +12,6 @@ import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import type { StageListOf } from './operation-definition';
 import { batchOf, keyOrder, rereadAll } from './batch-rows';
 
 /** filter: the client's required filter, resolved against the allowlist and limits of the list grammar. */
@@ -116,8 +115,3 @@ export function batchOutputStage(status: number) {
     state.response = { status: answered, body, headers: {} };
   });
 }
-
-/** A batch write has no replacement handler: one on it or on its one-row operation stops the boot (`counterpart`). */
-export const notReplaceable: StageListOf = (entity, operation) => {
-  throw new Error(`${entity.name}.${operation.id} has no replacement handler; the boot refuses one.`);
-};

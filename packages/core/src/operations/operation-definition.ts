@@ -5,6 +5,7 @@
 import type { OperationFacts } from '../config/operation-facts';
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { Stage } from '../pipeline/stage';
+import { ConfigurationException } from '../errors/configuration-exception';
 
 /** Builds an operation's stage list for one entity, from what the configuration settles. */
 export type StageListOf = (entity: ResolvedEntity, operation: ResolvedOperation) => Stage[];
@@ -22,3 +23,15 @@ export interface OperationDefinition extends OperationFacts {
 export function defineOperation<const D extends OperationDefinition>(definition: D): D {
   return Object.freeze(definition);
 }
+
+/**
+ * The `replaced` of an operation a handler cannot replace (a batch write, an aggregate): the handler stops the boot,
+ * naming it. A batch's is refused earlier, with its one-row operation's (`counterpart`).
+ */
+export const notReplaceable: StageListOf = (entity, operation) => {
+  throw new ConfigurationException({
+    entity: entity.name,
+    path: `operations.${operation.id}.handler`,
+    message: `replaces ${operation.id}, which a handler cannot replace. Remove it, or write a custom operation.`,
+  });
+};

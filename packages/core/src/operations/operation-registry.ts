@@ -15,6 +15,7 @@ import { updateOne } from './definitions/update-one';
 import { createMany } from './definitions/create-many';
 import { updateMany } from './definitions/update-many';
 import { deleteMany } from './definitions/delete-many';
+import { aggregate } from './definitions/aggregate';
 
 export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   createOne,
@@ -28,6 +29,7 @@ export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   createMany,
   updateMany,
   deleteMany,
+  aggregate,
 ];
 
 const BY_ID: ReadonlyMap<string, OperationDefinition> = new Map(STANDARD_OPERATIONS.map((d) => [d.id, d]));

@@ -98,6 +98,78 @@ export interface UpdateArgs extends WriteArgs {
   readonly view?: RowView;
 }
 
+/** A function over the rows of a group: `count` counts them; the others read one column. */
+export type AggregateFunction = 'count' | 'countDistinct' | 'sum' | 'avg' | 'min' | 'max';
+
+/** A function over one own column of the rows of each group. */
+export interface AggregateMeasure {
+  readonly fn: Exclude<AggregateFunction, 'count'>;
+  /** An own column property (core checked it is served and allowed this function). */
+  readonly field: string;
+}
+
+/** What the groups are formed by. */
+export interface GroupKey {
+  /** An own column, or an owning to-one relation path (`author.country`). */
+  readonly field: string;
+  /**
+   * On a relation path: the conditions the related row must meet to lend its value (its entity's `filter.apply`);
+   * a row whose related row is missing, soft-deleted or outside them groups under null.
+   */
+  readonly scope?: FilterNode;
+}
+
+/** One term of a group order: the row count, a group key, or a measure asked for in the same call. */
+export type AggregateOrderTerm =
+  | { readonly kind: 'count' }
+  | { readonly kind: 'group'; readonly field: string }
+  | { readonly kind: 'measure'; readonly fn: AggregateMeasure['fn']; readonly field: string };
+
+export interface AggregateSortKey {
+  readonly by: AggregateOrderTerm;
+  readonly direction: 'asc' | 'desc';
+}
+
+export interface AggregateArgs {
+  readonly where?: FilterNode;
+  readonly view: RowView;
+  /** Empty: one group over the whole match set (answered even when nothing matches, with a count of 0). */
+  readonly groupBy: readonly GroupKey[];
+  /** The count of each group is always computed; these come beside it. */
+  readonly measures: readonly AggregateMeasure[];
+  /**
+   * Nulls sort as larger than any value, as in `findMany`. The adapter ends the order with every group key
+   * ascending, so pages over groups are stable.
+   */
+  readonly sort: readonly AggregateSortKey[];
+  /** Over groups. Omitted: no limit. */
+  readonly limit?: number;
+  readonly offset?: number;
+  /** Count the groups (a second statement where there is a `groupBy`); when false `total` is null. */
+  readonly count: boolean;
+  readonly session?: AdapterSession;
+}
+
+/** One group: its key values, its row count and its measures. */
+export interface AggregateGroup {
+  /** Each group key's value by its field (`'author.country'`), as a row of that column holds it. */
+  readonly key: Readonly<Record<string, unknown>>;
+  /** How many rows the group holds. */
+  readonly count: number;
+  /**
+   * Each measure by `<fn>.<field>`. `count`/`countDistinct`: a number. `min`/`max`: as a row of the column holds it.
+   * `sum`: a decimal column's exact decimal string, a bigint column's integer string, an integer column's number (its
+   * string past 2^53), a float column's number. `avg`: a number. Null where the group has no non-null value.
+   */
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+export interface AggregateResult {
+  readonly groups: AggregateGroup[];
+  /** How many groups the whole match set forms (1 without `groupBy`), or null when not counted. */
+  readonly total: number | null;
+}
+
 /**
  * Rows are plain objects of the entity's column properties. Values handed to writes are already validated and
  * coerced by core; to-one relations arrive as `{ <relation>: { <targetKey>: value } }` or as a mapped FK property.
@@ -114,6 +186,11 @@ export interface RepositoryAdapter {
   transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T>;
   findMany(args: FindManyArgs): Promise<FindManyResult>;
   findOne(args: FindOneArgs): Promise<Row | null>;
+  /**
+   * Groups the rows `where` and `view` select and computes each group's count and measures in the database: one
+   * `SELECT ... GROUP BY` for the page of groups, and one statement counting the groups when `count` asks for it.
+   */
+  aggregate(args: AggregateArgs): Promise<AggregateResult>;
   /** Inserts a row and returns its key, plus the stored row when the database can return it in the same statement. */
   insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }>;
   /**
@@ -166,7 +243,7 @@ export interface RepositoryAdapter {
 /** The port without its set-based batch writes: what a handler's `context.repository` offers, row by row. */
 export type RowRepository = Omit<
   RepositoryAdapter,
-  'insertMany' | 'updateMany' | 'updateEach' | 'softDeleteMany' | 'removeMany'
+  'insertMany' | 'updateMany' | 'updateEach' | 'softDeleteMany' | 'removeMany' | 'aggregate'
 >;
 
 export interface UpdateRelationArgs {

@@ -1,7 +1,7 @@
 /** One call of an operation as it moves through the stages: the request, the resolved config, the context. */
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import type { ResolvedSettings, StandardOperationId, SvcSettings } from '../config/svc-settings';
-import type { FindManyQuery } from '../config/entity-config';
+import type { AggregateQuery, FindManyQuery } from '../config/entity-config';
 import type { QueryPairs } from '../query/parse-query-string';
 import type { SvcContext } from '../config/svc-context';
 import type { WriteOutcome } from './write-outcome';
@@ -13,7 +13,7 @@ export interface ExecuteRequest {
   readonly id?: unknown;
   readonly body?: unknown;
   /** Raw query-string pairs (the wire) or a programmatic query object. */
-  readonly query?: QueryPairs | FindManyQuery;
+  readonly query?: QueryPairs | FindManyQuery | AggregateQuery;
   readonly headers?: { readonly ifMatch?: string; readonly ifNoneMatch?: string };
   /** patchOne: the body is an RFC 6902 document (`application/json-patch+json`), not an object of fields. */
   readonly jsonPatch?: boolean;

@@ -9,6 +9,7 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import type { FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ItemReadPlan, ListReadPlan } from '../query/resolve-list-query';
+import type { AggregatePlan } from '../query/resolve-aggregate-query';
 import { runInTransaction } from './run-in-transaction';
 import type { ExecuteResponse, OperationCall } from './operation-call';
 
@@ -25,6 +26,8 @@ export interface FlowState {
   body?: unknown;
   /** plan: a list read's resolved query (filter, sort, page, select, include). */
   plan?: ListReadPlan;
+  /** plan: an aggregate's resolved groups, functions, order and page, and the rows it reads. */
+  aggregatePlan?: AggregatePlan;
   /** shape: a single-row read's resolved `select` and `include`. */
   shape?: ItemReadPlan;
   /** The session of the enclosing `transaction(...)` stage. */

@@ -119,7 +119,11 @@ const ITEM_PARAMS: ReadonlySet<keyof WireListQuery> = new Set(['select', 'includ
 const FILTER_PARAMS: ReadonlySet<keyof WireListQuery> = new Set(['filter', 'filterJson']);
 
 /** Refuses every parameter the wire holds outside `kept`, each by the name the client sent it as. */
-function refuseParams(wire: WireListQuery, kept: ReadonlySet<keyof WireListQuery>, refuse: (param: string) => void) {
+export function refuseParams(
+  wire: WireListQuery,
+  kept: ReadonlySet<keyof WireListQuery>,
+  refuse: (param: string) => void,
+) {
   for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
     if (kept.has(key) || wire[key] === undefined) continue;
     if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
@@ -187,13 +191,8 @@ async function resolveQuery(
   const search = readSearch(wire, config, errors);
   const { select, include } = await resolveShape(wire, config, errors, args);
   errors.throwIfAny();
-  const applyNode = await visibleRows(
-    { name: config.entity, filterApply: config.filterApply, serverFilter: config.serverFilter },
-    args,
-  );
-  const where = andFilters(applyNode, hasClientFilter ? clientFilter : config.filterDefault, search);
   return {
-    where: where && config.relationScope ? await scopeRelationPaths(where, config, args) : where,
+    where: await scopedWhere(config, args, hasClientFilter ? clientFilter : config.filterDefault, search),
     sort: config.relationScope ? await scopeSortPaths(sort, config, args) : sort,
     ...page,
     count: config.pagination.count,
@@ -201,6 +200,23 @@ async function resolveQuery(
     select,
     include,
   };
+}
+
+/**
+ * The condition a read runs: the caller's scope (`filter.apply`) ANDed with the given conditions, and every relation
+ * path in them kept inside its entity's own scope.
+ */
+export async function scopedWhere(
+  config: ListQueryConfig,
+  args: { operation: string; context: SvcContext },
+  ...nodes: (FilterNode | undefined)[]
+): Promise<FilterNode | undefined> {
+  const applyNode = await visibleRows(
+    { name: config.entity, filterApply: config.filterApply, serverFilter: config.serverFilter },
+    args,
+  );
+  const where = andFilters(applyNode, ...nodes);
+  return where && config.relationScope ? scopeRelationPaths(where, config, args) : where;
 }
 
 /** The strategy reads its own parameters; a pagination parameter it does not take is refused, naming it. */
@@ -313,7 +329,7 @@ async function resolveIncludes(
   return [];
 }
 
-function readSearch(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): FilterNode | undefined {
+export function readSearch(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): FilterNode | undefined {
   if (!config.search) {
     if (wire.search !== undefined) {
       errors.unsupportedParam(
@@ -343,7 +359,7 @@ function serverSortKeys(keys: readonly string[], config: ListQueryConfig): SortK
   return out;
 }
 
-function readView(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): RowView {
+export function readView(wire: WireListQuery, config: ListQueryConfig, errors: QueryErrors): RowView {
   const withDeleted = readFlag(wire.withDeleted, 'withDeleted', config, errors);
   const onlyDeleted = readFlag(wire.onlyDeleted, 'onlyDeleted', config, errors);
   if (!config.softDelete) return 'all';
@@ -364,7 +380,7 @@ function readFlag(value: string | undefined, param: string, config: ListQueryCon
 }
 
 /** A programmatic list value (`['a', 'b']`) in its wire spelling (`a,b`). */
-function joined(value: readonly string[] | string | undefined): string | undefined {
+export function joined(value: readonly string[] | string | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : (value as string | undefined);
 }
 

@@ -19,6 +19,7 @@ import type { ListQueryConfig } from '../query/list-query-config';
 import { realtimeEventsOf } from '../operations/realtime-subscription';
 import { EVENTS_PATH } from '../operations/route-table';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
+import { MEASURE_FUNCTIONS, type MeasureFunction, type ResolvedAggregate } from '../config/aggregate-config';
 
 export interface FieldDescription {
   readonly name: string;
@@ -105,9 +106,12 @@ export interface OperationDescription {
   readonly items?: { readonly maxItems: number };
   /**
    * The query parameters it takes: `list` (filter, sort, select, include, search and the strategy's paging), `item`
-   * (select and include), `filter` (the list grammar's filter alone, required: the rows a batch changes), or `none`.
+   * (select and include), `filter` (the list grammar's filter alone, required: the rows a batch changes),
+   * `aggregate` (groupBy, count, the functions, sort, limit and offset over groups, with filter and search), or `none`.
    */
-  readonly query: 'list' | 'item' | 'filter' | 'none';
+  readonly query: 'list' | 'item' | 'filter' | 'aggregate' | 'none';
+  /** An aggregate: the functions each field takes, the fields it groups by, and the most groups a call answers. */
+  readonly aggregate?: AggregateDescription;
   /** A batch write by filter: the most rows one call may change (`batch.maxAffected`). */
   readonly maxAffected?: number;
   /** A custom write's body, as the JSON Schema (draft 2020-12) of its `schema.input`, when its validator can say. */
@@ -245,7 +249,7 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
   };
   const subject = wordingSubject(entity.name, description);
   const operations = [...entity.operations.values()].map((operation) =>
-    describeOperation({ operation, routes, config: entity.config, subject, batch: entity.batch }),
+    describeOperation({ operation, routes, config: entity.config, subject, batch: entity.batch, entity }),
   );
   return deepFreeze({ ...description, operations });
 }
@@ -395,6 +399,33 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
   };
 }
 
+/** What an aggregate takes: `count` is always served; the other functions by field. */
+export interface AggregateDescription {
+  /** The functions each own column takes, with its kind (a sum of a decimal column is an exact decimal string). */
+  readonly fields: readonly {
+    readonly field: string;
+    readonly kind: ColumnKind;
+    readonly functions: readonly MeasureFunction[];
+  }[];
+  /** The groupable fields, own columns and to-one paths (`author.country`), with the kind of their values. */
+  readonly groupBy: readonly { readonly field: string; readonly kind: ColumnKind }[];
+  readonly maxGroups: number;
+}
+
+/** The aggregate config as a description tells it. */
+function describeAggregate(entity: ResolvedEntity, aggregate: ResolvedAggregate): AggregateDescription {
+  const kinds = new Map(entity.metadata.columns.map((column) => [column.property, column.kind]));
+  return {
+    fields: [...aggregate.functions].map(([field, functions]) => ({
+      field,
+      kind: kinds.get(field)!,
+      functions: MEASURE_FUNCTIONS.filter((fn) => functions.has(fn)),
+    })),
+    groupBy: [...aggregate.groupBy].map(([field, { kind }]) => ({ field, kind })),
+    maxGroups: aggregate.maxGroups,
+  };
+}
+
 /** One operation as the surfaces see it: a standard one from its facts, a custom or relation one from its entry. */
 function describeOperation(args: {
   operation: ResolvedOperation;
@@ -402,6 +433,7 @@ function describeOperation(args: {
   config: EntityConfig;
   subject: WordingSubject;
   batch: ResolvedEntity['batch'];
+  entity: ResolvedEntity;
 }): OperationDescription {
   const { operation, subject } = args;
   const facts = operation.facts;
@@ -432,6 +464,9 @@ function describeOperation(args: {
     query: facts ? facts.takes.query : operation.list !== undefined ? 'list' : 'none',
     ...(facts?.takes.items && args.batch ? { items: { maxItems: args.batch.maxItems } } : {}),
     ...(facts?.takes.query === 'filter' && args.batch ? { maxAffected: args.batch.maxAffected } : {}),
+    ...(facts?.takes.query === 'aggregate' && args.entity.aggregate
+      ? { aggregate: describeAggregate(args.entity, args.entity.aggregate) }
+      : {}),
     ...(operation.relationWrite ? { relation: { name: operation.relationWrite.relation, action: action! } } : {}),
     ...(operation.custom?.realtimeEvent ? { realtimeEvent: operation.custom.realtimeEvent } : {}),
     ...(event ? { event } : {}),

@@ -1,5 +1,5 @@
 /** The programmatic face of one entity: named methods that return unwrapped results, and the engine. */
-import type { FindManyQuery } from '../config/entity-config';
+import type { AggregateQuery, FindManyQuery } from '../config/entity-config';
 import type { SvcSettings } from '../config/svc-settings';
 import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
@@ -27,6 +27,26 @@ export interface BatchResult<T> {
   readonly items: T[];
   readonly total: number;
   readonly meta?: { readonly created: number; readonly updated: number };
+}
+
+/** One group of an aggregate: its key values, its row count, and each function asked for, by field. */
+export interface AggregateItem {
+  readonly group: Readonly<Record<string, unknown>>;
+  readonly count: number;
+  readonly countDistinct?: Readonly<Record<string, number>>;
+  /** A decimal column's sum is an exact decimal string, a bigint column's an integer string. */
+  readonly sum?: Readonly<Record<string, number | string | null>>;
+  readonly avg?: Readonly<Record<string, number | null>>;
+  readonly min?: Readonly<Record<string, unknown>>;
+  readonly max?: Readonly<Record<string, unknown>>;
+}
+
+/** What `aggregate` answers: a page of groups, and how many groups the whole match set forms. */
+export interface AggregateResultEnvelope {
+  readonly items: AggregateItem[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly total: number | null;
 }
 
 export class SvcService<T = Record<string, unknown>> {
@@ -103,6 +123,14 @@ export class SvcService<T = Record<string, unknown>> {
     opts?: CallOptions,
   ): Promise<BatchResult<Record<string, unknown>>> {
     return this.body({ operation: 'deleteMany', query: { filter } }, opts);
+  }
+
+  /**
+   * Counts and aggregates the rows the caller may see, grouped as `query.groupBy` says, computed by the database
+   * (`aggregate` config): `{ items: [{ group, count, sum: { pages }, ... }], limit, offset, total }`.
+   */
+  aggregate(query: AggregateQuery = {}, opts?: CallOptions): Promise<AggregateResultEnvelope> {
+    return this.body({ operation: 'aggregate', query }, opts);
   }
 
   /**

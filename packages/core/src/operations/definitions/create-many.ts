@@ -6,8 +6,8 @@
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
 import { batchItemsStage, createRowsStage, itemsPolicyStage } from '../batch-create';
-import { batchOutcomeStage, batchOutputStage, notReplaceable } from '../batch-writes';
-import { defineOperation } from '../operation-definition';
+import { batchOutcomeStage, batchOutputStage } from '../batch-writes';
+import { defineOperation, notReplaceable } from '../operation-definition';
 
 export const createMany = defineOperation({
   id: 'createMany',

@@ -8,11 +8,10 @@ import {
   batchFilterStage,
   batchOutcomeStage,
   batchOutputStage,
-  notReplaceable,
   deleteRowsStage,
   matchRowsStage,
 } from '../batch-writes';
-import { defineOperation } from '../operation-definition';
+import { defineOperation, notReplaceable } from '../operation-definition';
 
 export const deleteMany = defineOperation({
   id: 'deleteMany',

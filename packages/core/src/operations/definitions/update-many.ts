@@ -9,11 +9,10 @@ import {
   batchFilterStage,
   batchOutcomeStage,
   batchOutputStage,
-  notReplaceable,
   matchRowsStage,
   updateRowsStage,
 } from '../batch-writes';
-import { defineOperation } from '../operation-definition';
+import { defineOperation, notReplaceable } from '../operation-definition';
 
 export const updateMany = defineOperation({
   id: 'updateMany',
