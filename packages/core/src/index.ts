@@ -107,6 +107,7 @@ export type { CacheKeyFunction } from './cache/result-cache';
 export type { RealtimeEvent } from './realtime/realtime-event';
 export type { OperandShape } from './query/operand-shapes';
 export type {
+  AggregateDescription,
   EntityDescription,
   FieldDescription,
   OperandDescription,

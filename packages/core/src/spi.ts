@@ -75,3 +75,11 @@ export { andFilters } from './persistence/query-ast';
 export type { FilterNode } from './persistence/query-ast';
 export type { Row } from './persistence/repository-adapter';
 export type { EntityKey } from './persistence/entity-metadata';
+export {
+  aggregateArgumentsJsonSchema,
+  aggregateResultJsonSchema,
+  aggregateSortKeys,
+  fieldsTaking,
+  measureValueSchema,
+} from './service/aggregate-json-schema';
+export { MEASURE_FUNCTIONS, type MeasureFunction } from './config/aggregate-config';

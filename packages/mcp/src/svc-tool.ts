@@ -9,7 +9,7 @@ import {
   type SvcContext,
   type SvcService,
 } from '@svc/core';
-import { executeGated, offsetPage, type ExecuteRequest, type OperationGate } from '@svc/core/spi';
+import { executeGated, MEASURE_FUNCTIONS, offsetPage, type ExecuteRequest, type OperationGate } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 import { inputSchemaOf } from './tool-input-schema';
 import { outputSchemaOf, receiptFlagOf, successSchemaOf } from './tool-output-schema';
@@ -131,9 +131,23 @@ export class SvcTool {
       ...(query === 'list' ? { query: listQuery(this.service.describe(), args) } : {}),
       ...(query === 'filter' ? { query: pick(args, ['filter']) } : {}),
       ...(query === 'item' ? { query: pick(args, ['select', 'include']) } : {}),
+      ...(query === 'aggregate' ? { query: pick(args, AGGREGATE_ARGUMENTS) } : {}),
     };
   }
 }
+
+/** What `aggregate`'s tool takes, as `service.aggregate` takes it. */
+const AGGREGATE_ARGUMENTS = [
+  'groupBy',
+  ...MEASURE_FUNCTIONS,
+  'sort',
+  'limit',
+  'offset',
+  'filter',
+  'search',
+  'withDeleted',
+  'onlyDeleted',
+];
 
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));

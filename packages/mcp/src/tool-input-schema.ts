@@ -3,7 +3,7 @@
  * the write slot as `data`, and the list arguments with their allowlists and bounds.
  */
 import { type EntityDescription, type OperationDescription } from '@svc/core';
-import { referenceRulesJsonSchema } from '@svc/core/spi';
+import { aggregateArgumentsJsonSchema, referenceRulesJsonSchema } from '@svc/core/spi';
 import { filterSchema, FILTER_REF } from './filter-schema';
 import { nullable, scalarSchema, type JsonSchema } from './json-schema';
 
@@ -187,7 +187,14 @@ export function inputSchemaOf(description: EntityDescription, operation: Operati
       defs = { filter };
     }
   }
-  if (operation.query === 'list') {
+  if (operation.aggregate) {
+    // The list's filter, search and row view, beside the aggregate's own arguments (no select, sort or paging of rows).
+    const list = listProperties(description);
+    const taken = ['filter', 'search', 'withDeleted', 'onlyDeleted'];
+    for (const key of taken) if (list.properties[key]) properties[key] = list.properties[key];
+    Object.assign(properties, aggregateArgumentsJsonSchema(operation.aggregate));
+    defs = list.defs;
+  } else if (operation.query === 'list') {
     const list = listProperties(description);
     Object.assign(properties, list.properties);
     defs = list.defs;

@@ -3,7 +3,7 @@
  * or, for a refused or failed call, the problem object; strict clients check every result against it.
  */
 import { type EntityDescription, type OperationDescription } from '@svc/core';
-import { PROBLEM_JSON_SCHEMA } from '@svc/core/spi';
+import { aggregateResultJsonSchema, PROBLEM_JSON_SCHEMA } from '@svc/core/spi';
 import { servedSchema, type JsonSchema } from './json-schema';
 
 /** The problem object (RFC 9457 problem details with Svc's code) that a failed call serves as structured content. */
@@ -69,6 +69,7 @@ function batchSchema(description: EntityDescription, operation: OperationDescrip
 /** What a success of the operation serves: a page, the row, a batch's rows, or for a removal what was done to it. */
 export function successSchemaOf(description: EntityDescription, operation: OperationDescription): JsonSchema {
   if (operation.answers === 'list') return listSchema(description);
+  if (operation.aggregate) return aggregateResultJsonSchema(operation.aggregate);
   if (operation.answers === 'batch') return batchSchema(description, operation);
   if (operation.answers === 'none') return removedSchema(description, receiptFlagOf(operation));
   return itemSchema(description, description.output.item);

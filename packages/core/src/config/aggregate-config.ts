@@ -74,11 +74,16 @@ export function resolveAggregateConfig(
   return { functions, groupBy, maxGroups: maxGroupsOf(args.entity, config.limits), relations };
 }
 
-/** Sums, averages, minimums and maximums on served numeric columns; minimums and maximums on served dates. */
+/**
+ * Sums, averages, minimums and maximums on served numeric columns; minimums and maximums on served dates; none on keys
+ * (primary or foreign) or the soft-delete marker.
+ */
 function defaultFunctions(args: AggregateConfigArgs, columns: ReadonlyMap<string, ColumnMetadata>) {
   const out = new Map<string, ReadonlySet<MeasureFunction>>();
   for (const column of columns.values()) {
-    if (!args.served.has(column.property) || column.deleteMarker) continue;
+    // Keys are identifiers, not quantities: a sum of ids is noise. Listing one in `fields` still serves it.
+    const key = column.primary || column.foreignKeyOf !== undefined;
+    if (!args.served.has(column.property) || column.deleteMarker || key) continue;
     if (NUMERIC.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['sum', 'avg', 'min', 'max']));
     else if (DATES.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['min', 'max']));
   }

@@ -203,7 +203,8 @@ export type AggregateFunctionName = 'count' | 'countDistinct' | 'sum' | 'avg' | 
 export interface AggregateConfig {
   /**
    * The functions each field takes. Listing a field makes it aggregatable even where `select.fields` hides it.
-   * @default sum, avg, min and max on every served numeric column; min and max on every served date column
+   * @default sum, avg, min and max on every served numeric column; min and max on every served date column (keys,
+   *   primary or foreign, only where listed)
    */
   readonly fields?: Readonly<Record<string, readonly Exclude<AggregateFunctionName, 'count'>[]>>;
   /** Fields a call may group by: own columns and owning to-one paths (`author.country`). @default none */

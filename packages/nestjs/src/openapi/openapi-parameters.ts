@@ -3,7 +3,8 @@
  * field with its allowed operators in bracket form, sort keys, select, include, search and the active pagination
  * strategy's own), and the conditional-request headers.
  */
-import type { EntityDescription, OperandDescription, OperationDescription } from '@svc/core';
+import type { AggregateDescription, EntityDescription, OperandDescription, OperationDescription } from '@svc/core';
+import { aggregateSortKeys, fieldsTaking, MEASURE_FUNCTIONS } from '@svc/core/spi';
 import { columnSchema, type JsonSchema } from './openapi-schemas';
 
 /** One OpenAPI parameter object. */
@@ -17,6 +18,7 @@ export interface ParameterObject {
   readonly content?: Record<string, { readonly schema: JsonSchema }>;
   readonly style?: 'form' | 'simple';
   readonly explode?: boolean;
+  readonly allowEmptyValue?: boolean;
 }
 
 /** The parameters of an operation routed on `path` (Nest syntax, `:name` segments). */
@@ -30,6 +32,7 @@ export function parametersOf(
   if (operation.query === 'list') parameters.push(...listParameters(description, filterSchema()));
   if (operation.query === 'item') parameters.push(...itemParameters(description));
   if (operation.query === 'filter') parameters.push(...batchFilterParameters(description, filterSchema()));
+  if (operation.aggregate) parameters.push(...aggregateParameters(description, operation.aggregate, filterSchema()));
   if (operation.relation?.action === 'remove' && !path.endsWith(':memberId')) {
     parameters.push({
       name: 'ids',
@@ -167,6 +170,58 @@ function batchFilterParameters(description: EntityDescription, filter: JsonSchem
       ]
     : [];
   return [...json, ...filterParameters(description)];
+}
+
+/**
+ * An aggregate's own parameters (groupBy, count, each function's fields, sort over groups, limit and offset over
+ * groups), then the list's filter, search and row view.
+ */
+function aggregateParameters(
+  description: EntityDescription,
+  aggregate: AggregateDescription,
+  filter: JsonSchema | undefined,
+): ParameterObject[] {
+  const out: ParameterObject[] = [];
+  if (aggregate.groupBy.length > 0) {
+    const fields = aggregate.groupBy.map((group) => group.field);
+    out.push(commaList('groupBy', fields, 'One group per distinct combination of these fields (none: one group).'));
+  }
+  out.push({
+    name: 'count',
+    in: 'query',
+    required: false,
+    description: 'Every group answers its row count; the parameter is taken bare for clarity.',
+    schema: { type: 'boolean' },
+    allowEmptyValue: true,
+  });
+  for (const fn of MEASURE_FUNCTIONS) {
+    const fields = fieldsTaking(aggregate, fn);
+    if (fields.length > 0) out.push(commaList(fn, fields, `Compute ${fn} of these fields in each group.`));
+  }
+  out.push(
+    commaList(
+      'sort',
+      aggregateSortKeys(aggregate),
+      'Order the groups by count, a groupBy field, or a function asked for (`sum.pages`); `-` descends.',
+    ),
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: 'Groups per page.',
+      schema: { type: 'integer', minimum: 1, maximum: aggregate.maxGroups, default: aggregate.maxGroups },
+    },
+    {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Groups to skip.',
+      schema: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    },
+  );
+  const list = listParameters(description, filter);
+  const taken = new Set(['filter', 'search[query]', 'withDeleted', 'onlyDeleted']);
+  return [...out, ...list.filter((parameter) => taken.has(parameter.name) || parameter.name.startsWith('filter['))];
 }
 
 function listParameters(description: EntityDescription, filter: JsonSchema | undefined): ParameterObject[] {

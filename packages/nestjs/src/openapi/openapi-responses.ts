@@ -3,6 +3,7 @@
  * conditional reads, and a problem-details response (application/problem+json) per status it can answer.
  */
 import type { EntityDescription, OperationDescription } from '@svc/core';
+import { aggregateResultJsonSchema } from '@svc/core/spi';
 import type { DocumentSchemas } from './openapi-components';
 import { listEnvelopeSchema, rowSchema, type DescriptionLookup, type JsonSchema } from './openapi-schemas';
 
@@ -55,6 +56,11 @@ export function responsesOf(
     responses[status] = { description: 'Done; no content.' };
   } else if (operation.relation) {
     responses[status] = relationResponse(description, operation, lookup, schemas, owner);
+  } else if (operation.aggregate) {
+    responses[status] = {
+      description: 'One page of groups.',
+      content: { 'application/json': { schema: aggregateResultJsonSchema(operation.aggregate) } },
+    };
   } else if (operation.answers === 'batch') {
     Object.assign(responses, batchResponses(description, operation, schemas, owner));
   } else if (operation.cardinality === 'many') {
