@@ -18,7 +18,8 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { ApplicationConfig, BaseExceptionFilter } from '@nestjs/core';
-import { SvcException, type SvcErrorCode } from '@svc/core';
+import { BatchTooLargeException, SvcException, type SvcErrorCode } from '@svc/core';
+import { JSON_BODY_LIMIT_BYTES } from './http-exchange';
 import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
 import { EXCEPTION_FILTERS_METADATA, FILTER_CATCH_EXCEPTIONS } from './nest-metadata-keys';
 import { writeProblem } from './problem-response';
@@ -71,7 +72,7 @@ export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModul
       return;
     }
     if (this.options.problemDetails === 'all' || this.servedBySvc(host, request)) {
-      writeProblem(request, http.getResponse<Response>(), toSvc(error));
+      writeProblem(request, http.getResponse<Response>(), this.batchTooLarge(request, error, toSvc(error)));
       return;
     }
     const appFilter = this.appFilterFor(error);
@@ -80,6 +81,23 @@ export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModul
       return;
     }
     super.catch(error, host);
+  }
+
+  /**
+   * A body over the JSON body limit on a batch create is a batch too large (400 SVC_BATCH_TOO_LARGE naming the body
+   * limit and the body's size), refused like one over `batch.maxItems`, before any row is read.
+   */
+  private batchTooLarge(request: Request, raw: unknown, error: unknown): unknown {
+    if (!(error instanceof SvcException) || error.code !== 'SVC_PAYLOAD_TOO_LARGE') return error;
+    const maxItems = this.registry.batchItemsAt(request.method ?? '', request.path ?? request.url);
+    if (maxItems === undefined) return error;
+    // The parser's own figures where it gives them (body-parser's `limit` and `length`), else the default limit and the
+    // declared length.
+    const { limit, length } = (raw ?? {}) as { limit?: unknown; length?: unknown };
+    const declared = Number(request.headers?.['content-length']);
+    const size = typeof length === 'number' ? length : Number.isFinite(declared) ? declared : 0;
+    const max = typeof limit === 'number' ? limit : JSON_BODY_LIMIT_BYTES;
+    return new BatchTooLargeException('bodyLimit', max, size, maxItems);
   }
 
   /** The request reached an Svc controller, or (failing before routing) its path lies under one. */

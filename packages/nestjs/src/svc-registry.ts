@@ -47,6 +47,27 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
     return this.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`));
   }
 
+  private itemRoutes?: ReadonlyMap<string, number>;
+
+  /**
+   * The `batch.maxItems` of the batch create routed at `method` and `path` (`POST /books/batch`), if one is: a body
+   * too large for the JSON body limit there is refused as a batch too large.
+   */
+  batchItemsAt(method: string, path: string): number | undefined {
+    this.itemRoutes ??= new Map(
+      this.controllers().flatMap(({ controller, service }) =>
+        service.describe().operations.flatMap((operation) => {
+          if (!operation.items || !operation.route) return [];
+          const { method: verb, path: route } = operation.route;
+          return this.fullPaths(controller).map(
+            (full) => [`${verb} ${cleanPath(`${full}/${route}`)}`, operation.items!.maxItems] as const,
+          );
+        }),
+      ),
+    );
+    return this.itemRoutes.get(`${method.toUpperCase()} ${cleanPath(path)}`);
+  }
+
   private surfacePaths?: ReadonlyMap<string, SvcSurfaceKind>;
 
   /** The surface (GraphQL, MCP) served at `path`, whose errors answer in that protocol's own shape. */

@@ -143,17 +143,28 @@ export class PreconditionFailedException extends SvcException {
 }
 
 /**
- * 400 SVC_BATCH_TOO_LARGE: a batch write over `batch.maxItems` items, or a filter matching more than
- * `batch.maxAffected` rows, refused before any row changes. `params` name the limit and the count.
+ * 400 SVC_BATCH_TOO_LARGE: a batch write over `batch.maxItems` items, a filter matching more than `batch.maxAffected`
+ * rows, or a batch create whose body is over the JSON body limit, refused before any row changes. `params` name the
+ * limit and the count (the body's: its size in bytes).
  */
 export class BatchTooLargeException extends SvcException {
-  constructor(limit: 'maxItems' | 'maxAffected', max: number, count: number) {
-    const what = limit === 'maxItems' ? `${count} items` : `a filter matching ${count} rows`;
-    const fix = limit === 'maxItems' ? 'Split the items into batches' : 'Narrow the filter, or send several batches';
-    super('SVC_BATCH_TOO_LARGE', {
-      detail: `The batch has ${what}; batch.${limit} is ${max}. ${fix} of at most ${max}.`,
-      params: { limit: `batch.${limit}`, max, count },
-    });
+  constructor(limit: 'maxItems' | 'maxAffected' | 'bodyLimit', max: number, count: number, maxItems?: number) {
+    const [detail, name] =
+      limit === 'bodyLimit'
+        ? [
+            `The batch's body is ${count} bytes; the JSON body limit is ${max} bytes. Send fewer items a batch${maxItems ? ` (at most ${maxItems}, as batch.maxItems allows, and fewer where they are large)` : ''}.`,
+            'bodyLimit',
+          ]
+        : limit === 'maxItems'
+          ? [
+              `The batch has ${count} items; batch.maxItems is ${max}. Split the items into batches of at most ${max}.`,
+              `batch.${limit}`,
+            ]
+          : [
+              `The batch has a filter matching ${count} rows; batch.maxAffected is ${max}. Narrow the filter, or send several batches of at most ${max}.`,
+              `batch.${limit}`,
+            ];
+    super('SVC_BATCH_TOO_LARGE', { detail, params: { limit: name, max, count } });
   }
 }
 
