@@ -1,7 +1,7 @@
 /** The RepositoryAdapter contract, run against TypeOrmRepositoryAdapter on every configured database. */
 import type { EntityKey, FilterNode, Row } from '@svc/core';
-import type { FilterOperator, RepositoryAdapter } from '@svc/core/spi';
-import { readEntityMetadata, typeorm } from '@svc/typeorm';
+import type { AggregateArgs, AggregateGroup, FilterOperator, RepositoryAdapter } from '@svc/core/spi';
+import { readEntityMetadata, typeorm, TypeOrmSession } from '@svc/typeorm';
 import { Column, Entity, PrimaryGeneratedColumn, DataSource as TypeOrmDataSource } from 'typeorm';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { openTestDataSource, TEST_DATABASES } from '../support/test-databases';
@@ -41,6 +41,16 @@ class Wide {
 const WIDE_COLUMNS = Array.from({ length: 170 }, (_, index) => `c${index}`);
 for (const name of WIDE_COLUMNS) Column({ type: 'varchar', length: 8, nullable: true })(Wide.prototype, name);
 
+/** Decimal, bigint and date-time values to aggregate, in two buckets; this suite's own table. */
+@Entity('tally')
+class Tally {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 10 }) bucket!: string;
+  @Column({ type: 'decimal', precision: 12, scale: 2, nullable: true }) amount!: string | number | null;
+  @Column({ type: 'bigint', nullable: true }) big!: string | number | null;
+  @Column({ type: Date, nullable: true }) stamp!: Date | null;
+}
+
 function cond(field: string, operator: FilterOperator, value?: unknown): FilterNode {
   return { kind: 'condition', field, operator, value };
 }
@@ -59,11 +69,12 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
   let tags: RepositoryAdapter;
   let measures: RepositoryAdapter;
   let wides: RepositoryAdapter;
+  let tallies: RepositoryAdapter;
   const authorIds: Record<string, number> = {};
   const bookIds: Record<string, number> = {};
 
   beforeAll(async () => {
-    dataSource = await openTestDataSource(db, 'adapter_contract', [...BOOKSTORE_ENTITIES, Measure, Wide]);
+    dataSource = await openTestDataSource(db, 'adapter_contract', [...BOOKSTORE_ENTITIES, Measure, Wide, Tally]);
     const infrastructure = typeorm({ dataSource });
     books = infrastructure.createAdapter(Book);
     authors = infrastructure.createAdapter(Author);
@@ -73,6 +84,7 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
     tags = infrastructure.createAdapter(Tag);
     measures = infrastructure.createAdapter(Measure);
     wides = infrastructure.createAdapter(Wide);
+    tallies = infrastructure.createAdapter(Tally);
     await seed();
   });
 
@@ -514,6 +526,485 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
       } finally {
         await dataSource.getRepository(Review).delete(review.id);
       }
+    });
+  });
+
+  describe('aggregate', () => {
+    type Shape = Partial<AggregateArgs>;
+    const over = (adapter: RepositoryAdapter, args: Shape) =>
+      adapter.aggregate({ view: 'live', groupBy: [], measures: [], sort: [], count: false, ...args });
+    const aggregate = (args: Shape) => over(books, args);
+    const keysOf = (groups: readonly AggregateGroup[], field: string) => groups.map((group) => group.key[field]);
+    const PAGES = [
+      { fn: 'sum', field: 'pages' },
+      { fn: 'avg', field: 'pages' },
+      { fn: 'min', field: 'pages' },
+      { fn: 'max', field: 'pages' },
+      { fn: 'countDistinct', field: 'authorId' },
+    ] as const;
+
+    /** A table's name as SQL, schema-qualified where the database has one. */
+    const tableSql = (entity: Function) =>
+      dataSource
+        .getMetadata(entity)
+        .tablePath.split('.')
+        .map((part) => dataSource.driver.escape(part))
+        .join('.');
+    const q = (name: string) => dataSource.driver.escape(name);
+
+    /** The SQL statements `work` sends (transaction control left out). */
+    async function sentBy(work: () => Promise<unknown>): Promise<string[]> {
+      const sql: string[] = [];
+      const logger = dataSource.logger;
+      const logQuery = logger.logQuery.bind(logger);
+      const spy = jest.spyOn(logger, 'logQuery').mockImplementation((query, parameters, runner) => {
+        if (!/^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SET TRANSACTION)\b/i.test(query)) sql.push(query);
+        return logQuery(query, parameters, runner);
+      });
+      try {
+        await work();
+        return sql;
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    describe('without groupBy', () => {
+      it('answers one group over every live row', async () => {
+        const result = await aggregate({
+          measures: [...PAGES, { fn: 'sum', field: 'rating' }, { fn: 'avg', field: 'rating' }],
+          count: true,
+        });
+        expect(result).toEqual({
+          groups: [
+            {
+              key: {},
+              count: 6,
+              values: {
+                'sum.pages': 771,
+                'avg.pages': 771 / 6,
+                'min.pages': 1,
+                'max.pages': 300,
+                'countDistinct.authorId': 2,
+                'sum.rating': 15.5,
+                'avg.rating': expect.closeTo(3.1, 9),
+              },
+            },
+          ],
+          total: 1,
+        });
+      });
+
+      it('answers one group with a count of 0 and null measures when nothing matches', async () => {
+        const result = await aggregate({ where: cond('title', 'eq', 'no such title'), measures: PAGES, count: true });
+        expect(result).toEqual({
+          groups: [
+            {
+              key: {},
+              count: 0,
+              values: {
+                'sum.pages': null,
+                'avg.pages': null,
+                'min.pages': null,
+                'max.pages': null,
+                'countDistinct.authorId': 0,
+              },
+            },
+          ],
+          total: 1,
+        });
+      });
+
+      it('reads soft-deleted rows only in the view that shows them', async () => {
+        const count = async (view: 'live' | 'all' | 'deleted') =>
+          (await aggregate({ view, measures: [{ fn: 'sum', field: 'pages' }] })).groups[0];
+        expect(await count('live')).toMatchObject({ count: 6, values: { 'sum.pages': 771 } });
+        expect(await count('all')).toMatchObject({ count: 7, values: { 'sum.pages': 781 } });
+        expect(await count('deleted')).toMatchObject({ count: 1, values: { 'sum.pages': 10 } });
+      });
+
+      it('sends one statement, counted or not, and a null total when not counted', async () => {
+        let result: unknown;
+        const sql = await sentBy(async () => (result = await aggregate({ count: true })));
+        expect(sql).toHaveLength(1);
+        expect(result).toMatchObject({ total: 1 });
+        expect((await aggregate({})).total).toBeNull();
+      });
+    });
+
+    describe('grouped by an own column', () => {
+      it('computes count, sum, avg, min, max and countDistinct per group, as hand-written SQL does', async () => {
+        const result = await aggregate({ groupBy: [{ field: 'published' }], measures: PAGES, count: true });
+        expect(result.total).toBe(2);
+        expect(result.groups).toEqual([
+          {
+            key: { published: false },
+            count: 3,
+            values: {
+              'sum.pages': 251,
+              'avg.pages': 251 / 3,
+              'min.pages': 1,
+              'max.pages': 200,
+              'countDistinct.authorId': 1,
+            },
+          },
+          {
+            key: { published: true },
+            count: 3,
+            values: {
+              'sum.pages': 520,
+              'avg.pages': 520 / 3,
+              'min.pages': 100,
+              'max.pages': 300,
+              'countDistinct.authorId': 2,
+            },
+          },
+        ]);
+        const hand = (await dataSource.query(
+          `SELECT ${q('published')} AS p, COUNT(*) AS c, SUM(${q('pages')}) AS s, AVG(${q('pages')}) AS a, ` +
+            `MIN(${q('pages')}) AS mn, MAX(${q('pages')}) AS mx, COUNT(DISTINCT ${q('authorId')}) AS d ` +
+            `FROM ${tableSql(Book)} WHERE ${q('deletedAt')} IS NULL GROUP BY ${q('published')} ORDER BY 1`,
+        )) as Record<string, unknown>[];
+        // MySQL's own AVG keeps 4 digits past the column's scale; the adapter's is the closest double.
+        expect(
+          result.groups.map((group) => [
+            group.count,
+            group.values['sum.pages'],
+            group.values['avg.pages'],
+            group.values['min.pages'],
+            group.values['max.pages'],
+            group.values['countDistinct.authorId'],
+          ]),
+        ).toEqual(
+          hand.map((row) =>
+            ['c', 's', 'a', 'mn', 'mx', 'd'].map((alias) =>
+              alias === 'a' ? expect.closeTo(Number(row[alias]), 4) : Number(row[alias]),
+            ),
+          ),
+        );
+      });
+
+      it('forms a group of the rows whose key is null, sorted last ascending and first descending', async () => {
+        const byRating = (direction: 'asc' | 'desc') =>
+          aggregate({
+            groupBy: [{ field: 'rating' }],
+            measures: [{ fn: 'avg', field: 'rating' }],
+            sort: [{ by: { kind: 'group', field: 'rating' }, direction }],
+            count: true,
+          });
+        const ascending = await byRating('asc');
+        expect(keysOf(ascending.groups, 'rating')).toEqual([1, 2, 3, 4.5, 5, null]);
+        expect(ascending.groups[5]).toEqual({ key: { rating: null }, count: 1, values: { 'avg.rating': null } });
+        expect(ascending.total).toBe(6);
+        expect(keysOf((await byRating('desc')).groups, 'rating')).toEqual([null, 5, 4.5, 3, 2, 1]);
+      });
+
+      it('applies the where filter before grouping', async () => {
+        const result = await aggregate({
+          where: cond('pages', 'gt', 100),
+          groupBy: [{ field: 'published' }],
+          measures: [{ fn: 'sum', field: 'pages' }],
+          count: true,
+        });
+        expect(result).toEqual({
+          groups: [
+            { key: { published: false }, count: 1, values: { 'sum.pages': 200 } },
+            { key: { published: true }, count: 2, values: { 'sum.pages': 420 } },
+          ],
+          total: 2,
+        });
+      });
+
+      it('groups soft-deleted rows only in the view that shows them', async () => {
+        const falseGroup = async (view: 'live' | 'all') =>
+          (await aggregate({ view, groupBy: [{ field: 'published' }] })).groups[0];
+        expect(await falseGroup('live')).toMatchObject({ key: { published: false }, count: 3 });
+        expect(await falseGroup('all')).toMatchObject({ key: { published: false }, count: 4 });
+      });
+
+      it('groups by several keys, each key ascending as the tie-break', async () => {
+        const { groups } = await aggregate({ groupBy: [{ field: 'published' }, { field: 'authorId' }] });
+        expect(groups.map((group) => [group.key['published'], group.key['authorId'], group.count])).toEqual([
+          [false, authorIds['Ann'], 1],
+          [false, null, 2],
+          [true, authorIds['Ann'], 1],
+          [true, authorIds['Bob'], 1],
+          [true, null, 1],
+        ]);
+      });
+    });
+
+    describe('grouped by a to-one relation path', () => {
+      it("groups by the related row's column, rows without one under null", async () => {
+        const result = await aggregate({
+          groupBy: [{ field: 'author.name' }],
+          measures: [{ fn: 'sum', field: 'pages' }],
+          count: true,
+        });
+        expect(result).toEqual({
+          groups: [
+            { key: { 'author.name': 'Ann' }, count: 2, values: { 'sum.pages': 300 } },
+            { key: { 'author.name': 'Bob' }, count: 1, values: { 'sum.pages': 300 } },
+            { key: { 'author.name': null }, count: 3, values: { 'sum.pages': 171 } },
+          ],
+          total: 3,
+        });
+      });
+
+      it('groups a row whose related row is outside the scope under null', async () => {
+        const result = await aggregate({
+          groupBy: [{ field: 'author.name', scope: cond('country', 'eq', 'UK') }],
+          count: true,
+        });
+        expect(result.groups).toEqual([
+          { key: { 'author.name': 'Ann' }, count: 2, values: {} },
+          { key: { 'author.name': null }, count: 4, values: {} },
+        ]);
+        expect(result.total).toBe(2);
+      });
+
+      it('groups a row whose related row is soft-deleted under null', async () => {
+        const repository = dataSource.getRepository(Review);
+        const saved = await repository.save([
+          { rating: 4, book: { id: bookIds['Alpha'] } as Book },
+          { rating: 2, book: { id: bookIds['Alpha'] } as Book },
+          { rating: 5, book: { id: bookIds['Gone'] } as Book },
+        ]);
+        try {
+          const result = await over(reviews, {
+            groupBy: [{ field: 'book.title' }, { field: 'book.published' }],
+            measures: [{ fn: 'avg', field: 'rating' }],
+            count: true,
+          });
+          expect(result).toEqual({
+            groups: [
+              { key: { 'book.title': 'Alpha', 'book.published': true }, count: 2, values: { 'avg.rating': 3 } },
+              { key: { 'book.title': null, 'book.published': null }, count: 1, values: { 'avg.rating': 5 } },
+            ],
+            total: 2,
+          });
+        } finally {
+          await repository.delete(saved.map((review) => review.id));
+        }
+      });
+
+      it('sorts the null group of a path first descending', async () => {
+        const { groups } = await aggregate({
+          groupBy: [{ field: 'author.name' }],
+          sort: [{ by: { kind: 'group', field: 'author.name' }, direction: 'desc' }],
+        });
+        expect(keysOf(groups, 'author.name')).toEqual([null, 'Bob', 'Ann']);
+      });
+    });
+
+    describe('sorted and paged', () => {
+      it('sorts by the count, descending', async () => {
+        const { groups } = await aggregate({
+          groupBy: [{ field: 'author.name' }],
+          sort: [{ by: { kind: 'count' }, direction: 'desc' }],
+        });
+        expect(groups.map((group) => [group.key['author.name'], group.count])).toEqual([
+          [null, 3],
+          ['Ann', 2],
+          ['Bob', 1],
+        ]);
+      });
+
+      it('sorts by a measure, then by the keys ascending on ties', async () => {
+        const sorted = async (direction: 'asc' | 'desc') =>
+          (
+            await aggregate({
+              groupBy: [{ field: 'author.name' }],
+              measures: [{ fn: 'sum', field: 'pages' }],
+              sort: [{ by: { kind: 'measure', fn: 'sum', field: 'pages' }, direction }],
+            })
+          ).groups.map((group) => [group.key['author.name'], group.values['sum.pages']]);
+        // Ann and Bob tie at 300: Ann first either way.
+        expect(await sorted('asc')).toEqual([
+          [null, 171],
+          ['Ann', 300],
+          ['Bob', 300],
+        ]);
+        expect(await sorted('desc')).toEqual([
+          ['Ann', 300],
+          ['Bob', 300],
+          [null, 171],
+        ]);
+      });
+
+      it('sorts a null measure as larger than any value', async () => {
+        const sorted = async (direction: 'asc' | 'desc') =>
+          (
+            await aggregate({
+              groupBy: [{ field: 'rating' }],
+              measures: [{ fn: 'max', field: 'rating' }],
+              sort: [{ by: { kind: 'measure', fn: 'max', field: 'rating' }, direction }],
+            })
+          ).groups.map((group) => group.values['max.rating']);
+        expect(await sorted('asc')).toEqual([1, 2, 3, 4.5, 5, null]);
+        expect(await sorted('desc')).toEqual([null, 5, 4.5, 3, 2, 1]);
+      });
+
+      it('pages over groups with limit and offset, counting every group', async () => {
+        const page = await aggregate({ groupBy: [{ field: 'rating' }], limit: 2, offset: 2, count: true });
+        expect(keysOf(page.groups, 'rating')).toEqual([3, 4.5]);
+        expect(page.total).toBe(6);
+        const rest = await aggregate({ groupBy: [{ field: 'rating' }], offset: 4, count: true });
+        expect(keysOf(rest.groups, 'rating')).toEqual([5, null]);
+        expect(rest.total).toBe(6);
+        const past = await aggregate({ groupBy: [{ field: 'rating' }], limit: 2, offset: 10, count: true });
+        expect(past).toEqual({ groups: [], total: 6 });
+      });
+
+      it('counts groups with a second statement, both on the session inside a transaction', async () => {
+        const args: Shape = { groupBy: [{ field: 'published' }], limit: 1, count: true };
+        expect(await sentBy(() => aggregate(args))).toHaveLength(2);
+        expect(await sentBy(() => aggregate({ ...args, count: false }))).toHaveLength(1);
+        const inside = await books.transaction((session) => aggregate({ ...args, session }));
+        expect(inside).toEqual({ groups: [{ key: { published: false }, count: 3, values: {} }], total: 2 });
+      });
+    });
+
+    if (db.name === 'mysql') {
+      it('runs under ONLY_FULL_GROUP_BY, grouping by what it selects', async () => {
+        const result = await books.transaction(async (session) => {
+          const { manager } = session as TypeOrmSession;
+          await manager.query("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',ONLY_FULL_GROUP_BY')");
+          try {
+            return await aggregate({
+              session,
+              groupBy: [{ field: 'published' }, { field: 'author.name', scope: cond('country', 'eq', 'UK') }],
+              measures: [...PAGES, { fn: 'max', field: 'title' }],
+              sort: [
+                { by: { kind: 'measure', fn: 'avg', field: 'pages' }, direction: 'desc' },
+                { by: { kind: 'group', field: 'author.name' }, direction: 'desc' },
+              ],
+              limit: 2,
+              count: true,
+            });
+          } finally {
+            await manager.query("SET SESSION sql_mode = REPLACE(@@SESSION.sql_mode, 'ONLY_FULL_GROUP_BY', '')");
+          }
+        });
+        expect(result.total).toBe(4);
+        expect(result.groups.map((group) => [group.key['published'], group.key['author.name'], group.count])).toEqual([
+          [true, null, 2],
+          [false, 'Ann', 1],
+        ]);
+      });
+    }
+
+    describe('values', () => {
+      beforeAll(async () => {
+        await dataSource.getRepository(Tally).save([
+          { bucket: 'a', amount: '0.10', big: '9007199254740991', stamp: new Date('2024-01-02T03:04:05Z') },
+          { bucket: 'a', amount: '0.20', big: '10', stamp: new Date('2025-06-07T08:09:10Z') },
+          { bucket: 'b', amount: '-0.05', big: null, stamp: null },
+          { bucket: 'b', amount: null, big: '-7', stamp: new Date('2023-01-01T00:00:00Z') },
+        ]);
+      });
+
+      it('sums decimals exactly as decimal text, and bigints past 2^53 as integer text', async () => {
+        const result = await over(tallies, {
+          groupBy: [{ field: 'bucket' }],
+          measures: [
+            { fn: 'sum', field: 'amount' },
+            { fn: 'sum', field: 'big' },
+          ],
+        });
+        expect(result.groups).toEqual([
+          { key: { bucket: 'a' }, count: 2, values: { 'sum.amount': '0.30', 'sum.big': '9007199254741001' } },
+          { key: { bucket: 'b' }, count: 2, values: { 'sum.amount': '-0.05', 'sum.big': '-7' } },
+        ]);
+        const [total] = (await over(tallies, { measures: [{ fn: 'sum', field: 'amount' }] })).groups;
+        expect(total?.values).toEqual({ 'sum.amount': '0.25' });
+      });
+
+      it('answers min, max and key values as rows hold them, and averages as numbers', async () => {
+        const { rows } = await tallies.findMany({
+          sort: [{ field: 'id', direction: 'asc' }],
+          count: false,
+          view: 'all',
+        });
+        const [first, second, third, fourth] = rows;
+        const { groups } = await over(tallies, {
+          groupBy: [{ field: 'bucket' }],
+          measures: [
+            { fn: 'min', field: 'amount' },
+            { fn: 'max', field: 'amount' },
+            { fn: 'min', field: 'big' },
+            { fn: 'max', field: 'stamp' },
+            { fn: 'avg', field: 'amount' },
+            { fn: 'avg', field: 'big' },
+          ],
+        });
+        expect(groups[0]?.values).toEqual({
+          'min.amount': first!['amount'],
+          'max.amount': second!['amount'],
+          'min.big': second!['big'],
+          'max.stamp': second!['stamp'],
+          'avg.amount': expect.closeTo(0.15, 9),
+          'avg.big': expect.closeTo((2 ** 53 + 9) / 2, -1),
+        });
+        expect(groups[1]?.values).toMatchObject({
+          'min.amount': third!['amount'],
+          'max.amount': third!['amount'],
+          'min.big': fourth!['big'],
+          'max.stamp': fourth!['stamp'],
+          'avg.amount': -0.05,
+          'avg.big': -7,
+        });
+        expect(second!['stamp']).toBeInstanceOf(Date);
+        const byStamp = await over(tallies, {
+          groupBy: [{ field: 'stamp' }],
+          sort: [{ by: { kind: 'group', field: 'stamp' }, direction: 'desc' }],
+        });
+        expect(keysOf(byStamp.groups, 'stamp')).toEqual([null, second!['stamp'], first!['stamp'], fourth!['stamp']]);
+      });
+
+      it('answers integer sums as numbers and counts as numbers', async () => {
+        const [group] = (
+          await aggregate({
+            measures: [
+              { fn: 'sum', field: 'pages' },
+              { fn: 'countDistinct', field: 'published' },
+            ],
+          })
+        ).groups;
+        expect(typeof group?.count).toBe('number');
+        expect(group?.values).toEqual({ 'sum.pages': 771, 'countDistinct.published': 2 });
+      });
+    });
+
+    describe('with hostile values', () => {
+      it('binds filter and scope values as parameters', async () => {
+        const [match] = (await aggregate({ where: cond('title', 'eq', INJECTION), measures: PAGES })).groups;
+        expect(match).toMatchObject({ count: 1, values: { 'sum.pages': 1 } });
+        const grouped = await aggregate({
+          where: cond('title', 'contains', "'; DROP"),
+          groupBy: [{ field: 'published' }],
+        });
+        expect(grouped.groups).toEqual([{ key: { published: false }, count: 1, values: {} }]);
+        const none = await aggregate({ where: cond('author.name', 'eq', "Ann' OR '1'='1") });
+        expect(none.groups[0]?.count).toBe(0);
+        const scoped = await aggregate({
+          groupBy: [{ field: 'author.name', scope: cond('country', 'eq', "UK' OR '1'='1") }],
+        });
+        expect(scoped.groups).toEqual([{ key: { 'author.name': null }, count: 6, values: {} }]);
+        expect((await aggregate({ view: 'all' })).groups[0]?.count).toBe(LIVE_TITLES.length + 1);
+      });
+
+      it('refuses a field that is no column with a plain error, sending nothing', async () => {
+        const sql = await sentBy(async () => {
+          await expect(aggregate({ groupBy: [{ field: 'title"; DROP TABLE book; --' }] })).rejects.toThrow(
+            /is not a column of Book/,
+          );
+          await expect(aggregate({ measures: [{ fn: 'sum', field: 'nope' }] })).rejects.toThrow(/is not a column/);
+          await expect(aggregate({ groupBy: [{ field: 'author.nope' }] })).rejects.toThrow(/is not a column of Author/);
+          await expect(aggregate({ groupBy: [{ field: 'tags.name' }] })).rejects.toThrow(/owning to-one/);
+        });
+        expect(sql).toEqual([]);
+      });
     });
   });
 

@@ -2,6 +2,8 @@
 import type { EntityKey, FilterNode, Row } from '@svc/core';
 import type {
   AdapterSession,
+  AggregateArgs,
+  AggregateResult,
   EntityMetadata,
   FindManyArgs,
   FindManyResult,
@@ -30,10 +32,11 @@ import { toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
+import { aggregateSql, GROUP_TOTAL } from './aggregate-sql';
 
 /**
  * Alias of the entity's table in SELECTs. Its own columns are referenced unqualified; only the correlated subquery of
- * a relation-path sort names it, to reach the root's join column.
+ * a relation-path sort names it, to reach the root's join column, and an aggregate, beside the tables it joins.
  */
 const TABLE_ALIAS = 'svc_row';
 
@@ -169,6 +172,36 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     return this.guard('read', async () => {
       const [raw] = await rawRows(manager, query);
       return raw === undefined ? null : this.table.hydrate(raw);
+    });
+  }
+
+  async aggregate(args: AggregateArgs): Promise<AggregateResult> {
+    const manager = managerOf(args.session, this.dataSource.manager);
+    const driver = this.table.driver;
+    const params = new SqlParameters();
+    const where = this.whereSql({ where: args.where, view: args.view }, params);
+    const statements = aggregateSql(this.table, args, { from: this.fromSql, where, alias: TABLE_ALIAS }, params);
+    const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
+    // As in findMany: MySQL takes no OFFSET without a LIMIT.
+    const limit =
+      args.limit ?? (offset !== undefined && this.table.dialect === 'mysql' ? Number.MAX_SAFE_INTEGER : undefined);
+    const groupsQuery = bindSql(
+      driver,
+      statements.groups + pageSql(this.table.dialect, limit, offset, params),
+      params.values,
+    );
+    const countQuery =
+      args.count && statements.count !== undefined ? bindSql(driver, statements.count, params.values) : undefined;
+    return this.guard('read', async () => {
+      // Inside a session both statements share one connection, so they run one after the other there.
+      const [raw, counted] =
+        countQuery === undefined
+          ? [await rawRows(manager, groupsQuery), undefined]
+          : args.session
+            ? [await rawRows(manager, groupsQuery), await rawRows(manager, countQuery)]
+            : await Promise.all([rawRows(manager, groupsQuery), rawRows(manager, countQuery)]);
+      const total = !args.count ? null : counted === undefined ? 1 : Number(counted[0]?.[GROUP_TOTAL] ?? 0);
+      return { groups: raw.map(statements.read), total };
     });
   }
 

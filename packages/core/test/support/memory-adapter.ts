@@ -2,6 +2,11 @@
 import type { EntityKey, FilterNode, Row } from '@svc/core';
 import type {
   AdapterSession,
+  AggregateArgs,
+  AggregateGroup,
+  AggregateMeasure,
+  AggregateOrderTerm,
+  AggregateResult,
   ColumnMetadata,
   EntityMetadata,
   FindManyArgs,
@@ -75,6 +80,51 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
     return row ? { ...row } : null;
   }
 
+  /**
+   * Groups in memory with the port's semantics: a relation path reads a nested object (`row.author.country`) when the
+   * row holds one, and null otherwise or outside the key's scope; nulls sort as larger than any value.
+   */
+  async aggregate(args: AggregateArgs): Promise<AggregateResult> {
+    const matches = this.rows.filter(
+      (row) => this.inView(row, args.view) && (!args.where || matches_(row, args.where)),
+    );
+    const byKey = new Map<string, { key: Record<string, unknown>; rows: Row[] }>();
+    for (const row of matches) {
+      const key = Object.fromEntries(args.groupBy.map((group) => [group.field, keyValue(row, group)]));
+      const identity = JSON.stringify(args.groupBy.map((group) => plain(key[group.field]) ?? null));
+      const group = byKey.get(identity) ?? { key, rows: [] };
+      group.rows.push(row);
+      byKey.set(identity, group);
+    }
+    if (args.groupBy.length === 0 && byKey.size === 0) byKey.set('[]', { key: {}, rows: [] });
+    const groups: AggregateGroup[] = [...byKey.values()].map(({ key, rows }) => ({
+      key,
+      count: rows.length,
+      values: Object.fromEntries(
+        args.measures.map((measure) => [`${measure.fn}.${measure.field}`, this.measure(measure, rows)]),
+      ),
+    }));
+    const order = [
+      ...args.sort,
+      ...args.groupBy.map((group) => ({
+        by: { kind: 'group', field: group.field } as const,
+        direction: 'asc' as const,
+      })),
+    ];
+    groups.sort((a, b) => {
+      for (const { by, direction } of order) {
+        const compared = compare(this.orderValue(a, by), this.orderValue(b, by));
+        if (compared !== 0) return direction === 'asc' ? compared : -compared;
+      }
+      return 0;
+    });
+    const offset = args.offset ?? 0;
+    return {
+      groups: groups.slice(offset, args.limit === undefined ? undefined : offset + args.limit),
+      total: args.count ? groups.length : null,
+    };
+  }
+
   async insert(values: Row, _args: WriteArgs): Promise<{ key: EntityKey; row?: Row }> {
     const row = this.withDefaults({ ...values });
     this.rows.push(row);
@@ -135,6 +185,47 @@ export class MemoryRepositoryAdapter implements RepositoryAdapter {
     return row;
   }
 
+  /** One measure over a group's rows, valued as the port describes (sums of exact kinds as text). */
+  private measure(measure: AggregateMeasure, rows: readonly Row[]): unknown {
+    const values = rows.map((row) => row[measure.field]).filter((value) => value !== null && value !== undefined);
+    switch (measure.fn) {
+      case 'countDistinct':
+        return new Set(values.map(plain)).size;
+      case 'min':
+      case 'max': {
+        if (values.length === 0) return null;
+        const sign = measure.fn === 'min' ? 1 : -1;
+        return values.reduce((best, value) => (sign * compare(value, best) < 0 ? value : best));
+      }
+      case 'avg':
+        return values.length === 0
+          ? null
+          : values.reduce<number>((sum, value) => sum + Number(value), 0) / values.length;
+      case 'sum': {
+        if (values.length === 0) return null;
+        const kind = this.metadata.columns.find((column) => column.property === measure.field)?.kind;
+        if (kind === 'decimal') return decimalSum(values.map(String));
+        if (kind === 'bigint') return values.reduce<bigint>((sum, value) => sum + BigInt(String(value)), 0n).toString();
+        if (kind === 'integer') {
+          const sum = values.reduce<bigint>((total, value) => total + BigInt(String(value)), 0n);
+          return sum >= BigInt(Number.MIN_SAFE_INTEGER) && sum <= BigInt(Number.MAX_SAFE_INTEGER)
+            ? Number(sum)
+            : sum.toString();
+        }
+        return values.reduce<number>((sum, value) => sum + Number(value), 0);
+      }
+    }
+  }
+
+  /** What a group sorts by for one order term. */
+  private orderValue(group: AggregateGroup, by: AggregateOrderTerm): unknown {
+    if (by.kind === 'count') return group.count;
+    if (by.kind === 'group') return group.key[by.field];
+    const value = group.values[`${by.fn}.${by.field}`];
+    // Sums of exact kinds are text: they sort by their number.
+    return by.fn === 'sum' && typeof value === 'string' ? Number(value) : value;
+  }
+
   private inView(row: Row, view: RowView): boolean {
     const marker = this.metadata.deleteMarker;
     if (!marker || view === 'all') return true;
@@ -160,6 +251,32 @@ function defaultFor(column: ColumnMetadata, nextId: () => number): unknown {
   if (column.generated && (column.kind === 'datetime' || column.kind === 'date'))
     return new Date('2024-01-01T00:00:00Z');
   return null;
+}
+
+/** A group key's value of one row: an own field, or a nested related object's field when it meets the scope. */
+function keyValue(row: Row, group: AggregateArgs['groupBy'][number]): unknown {
+  const dot = group.field.indexOf('.');
+  if (dot < 0) return row[group.field] ?? null;
+  const related = row[group.field.slice(0, dot)];
+  if (typeof related !== 'object' || related === null) return null;
+  const target = related as Row;
+  if (group.scope && !matches_(target, group.scope)) return null;
+  return target[group.field.slice(dot + 1)] ?? null;
+}
+
+/** The exact sum of decimal texts, with as many fraction digits as the longest of them (`0.10 + 0.2` → `0.30`). */
+function decimalSum(texts: readonly string[]): string {
+  const scale = Math.max(...texts.map((text) => (text.includes('.') ? text.length - text.indexOf('.') - 1 : 0)));
+  const units = texts.reduce((sum, text) => {
+    const [whole = '0', fraction = ''] = text.split('.');
+    const negative = whole.startsWith('-');
+    const magnitude = BigInt(`${negative ? whole.slice(1) : whole}${fraction.padEnd(scale, '0')}` || '0');
+    return sum + (negative ? -magnitude : magnitude);
+  }, 0n);
+  if (scale === 0) return units.toString();
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
 
 function hasKey(row: Row, key: EntityKey): boolean {
