@@ -19,7 +19,6 @@ import {
 } from '@nestjs/common';
 import { ApplicationConfig, BaseExceptionFilter } from '@nestjs/core';
 import { BatchTooLargeException, SvcException, type SvcErrorCode } from '@svc/core';
-import { JSON_BODY_LIMIT_BYTES } from './http-exchange';
 import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
 import { EXCEPTION_FILTERS_METADATA, FILTER_CATCH_EXCEPTIONS } from './nest-metadata-keys';
 import { writeProblem } from './problem-response';
@@ -91,12 +90,12 @@ export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModul
     if (!(error instanceof SvcException) || error.code !== 'SVC_PAYLOAD_TOO_LARGE') return error;
     const maxItems = this.registry.batchItemsAt(request.method ?? '', request.path ?? request.url);
     if (maxItems === undefined) return error;
-    // The parser's own figures where it gives them (body-parser's `limit` and `length`), else the default limit and the
-    // declared length.
+    // The parser's own figures where it gives them (body-parser's `limit` and `length`), else the platform's limit and
+    // the declared length.
     const { limit, length } = (raw ?? {}) as { limit?: unknown; length?: unknown };
     const declared = Number(request.headers?.['content-length']);
     const size = typeof length === 'number' ? length : Number.isFinite(declared) ? declared : 0;
-    const max = typeof limit === 'number' ? limit : JSON_BODY_LIMIT_BYTES;
+    const max = typeof limit === 'number' ? limit : this.registry.bodyLimit();
     return new BatchTooLargeException('bodyLimit', max, size, maxItems);
   }
 

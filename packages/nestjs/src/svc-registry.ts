@@ -68,6 +68,14 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
     return this.itemRoutes.get(`${method.toUpperCase()} ${cleanPath(path)}`);
   }
 
+  /** The JSON body limit in bytes: Fastify's `bodyLimit` where the app runs on Fastify, else Express's default. */
+  bodyLimit(): number {
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as
+      { initialConfig?: { bodyLimit?: unknown } } | undefined;
+    const fastify = app?.initialConfig?.bodyLimit;
+    return typeof fastify === 'number' ? fastify : JSON_BODY_LIMIT_BYTES;
+  }
+
   private surfacePaths?: ReadonlyMap<string, SvcSurfaceKind>;
 
   /** The surface (GraphQL, MCP) served at `path`, whose errors answer in that protocol's own shape. */
