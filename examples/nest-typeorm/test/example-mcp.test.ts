@@ -92,6 +92,7 @@ describe('examples/nest-typeorm agent tools', () => {
       expect(described.entities.map((entity) => entity.name).sort()).toEqual(['Author', 'Book', 'Tag']);
       expect(Object.keys(described.entities.find((entity) => entity.name === 'Book')!.tools)).toEqual([
         'findMany',
+        'aggregate',
         'findOne',
       ]);
       const books = await call(client, 'book_find_many', { limit: 1 });

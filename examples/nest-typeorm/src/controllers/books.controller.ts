@@ -1,6 +1,6 @@
 /**
  * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, batch
- * writes (an upsert on isbn), and a custom `publishOne` action on `PATCH /books/:id/publish`.
+ * writes (an upsert on isbn), aggregates per group, and a custom `publishOne` action on `PATCH /books/:id/publish`.
  */
 import { Controller } from '@nestjs/common';
 import type { OperationHandler } from '@svc/core';
@@ -44,6 +44,8 @@ const publishOne: OperationHandler = async (input, context) => {
     maxItems: 50,
     maxAffected: 50,
   },
+  // GET /books/aggregate: counts, sums and averages per group, computed by the database under the list's filter.
+  aggregate: { groupBy: ['published', 'authorId', 'author.country'] },
   operations: {
     // Declaring a custom operation makes the map a whitelist, so the standard operations are named too.
     findMany: true,

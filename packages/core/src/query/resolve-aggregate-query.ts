@@ -102,7 +102,7 @@ async function resolve(
   const fields = readGroupBy(own.get('groupBy'), aggregate, errors);
   readCount(own.get('count'), errors);
   const measures = readMeasures(own, aggregate, errors);
-  const sort = readSort(own.get('sort'), fields, measures, errors);
+  const sort = readSort(own.get('sort'), fields, measures, aggregate, errors);
   const limit = Math.min(
     readPageInteger(own.get('limit'), 'limit', errors, 1) ?? aggregate.maxGroups,
     aggregate.maxGroups,
@@ -173,11 +173,15 @@ function readMeasures(
   return out;
 }
 
-/** `sort=-count,sum.pages,published`: the count, a function asked for in the same call, or a group key. */
+/**
+ * `sort=-count,sum.pages,published`: the count, a function of a field (added to `measures` when the call did not ask
+ * for it), or a field this call groups by.
+ */
 function readSort(
   value: string | undefined,
   groupBy: readonly string[],
-  measures: readonly AggregateMeasure[],
+  measures: AggregateMeasure[],
+  aggregate: ResolvedAggregate,
   errors: QueryErrors,
 ): AggregateSortKey[] {
   const out: AggregateSortKey[] = [];
@@ -202,15 +206,22 @@ function readSort(
     const dot = name.indexOf('.');
     const fn = name.slice(0, dot) as MeasureFunction;
     const field = name.slice(dot + 1);
-    if (dot > 0 && measures.some((measure) => measure.fn === fn && measure.field === field)) {
+    if (dot > 0 && aggregate.functions.get(field)?.has(fn)) {
+      // A function the call orders by is computed (and answered) whether or not it asked for it.
+      if (!measures.some((measure) => measure.fn === fn && measure.field === field)) measures.push({ fn, field });
       out.push({ by: { kind: 'measure', fn, field }, direction });
       continue;
     }
-    const known = ['count', ...groupBy, ...measures.map((measure) => `${measure.fn}.${measure.field}`)];
+    const known = [
+      'count',
+      ...groupBy,
+      ...[...aggregate.functions].flatMap(([f, fns]) => [...fns].map((x) => `${x}.${f}`)),
+    ];
+    const grouping = aggregate.groupBy.has(name) ? ` Add ${name} to groupBy to order by it.` : suggestion(name, known);
     errors.add(
       'sort',
       'field_not_sortable',
-      `'${name}' is not a key of these groups: sort by count, a groupBy field, or a function asked for in the same call (sum.pages with sum=pages).${suggestion(name, known)}`,
+      `'${name}' is not a key of these groups: sort by count, a field this call groups by, or a function of a field (sum.pages).${grouping}`,
     );
   }
   return out;

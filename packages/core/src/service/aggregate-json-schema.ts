@@ -13,9 +13,13 @@ export function fieldsTaking(aggregate: AggregateDescription, fn: MeasureFunctio
   return aggregate.fields.filter((field) => field.functions.includes(fn)).map((field) => field.field);
 }
 
-/** Every key a call may order its groups by (each also with a leading `-`): count, group fields, `<fn>.<field>`. */
-export function aggregateSortKeys(aggregate: AggregateDescription): string[] {
-  const keys = ['count', ...aggregate.groupBy.map((group) => group.field)];
+/**
+ * The keys a call may order its groups by (each also with a leading `-`): `count`, each function of each field that
+ * takes it (`sum.pages`, computed and answered when the call does not ask for it), and, with `groups`, the groupable
+ * fields, which order only a call that groups by them.
+ */
+export function aggregateSortKeys(aggregate: AggregateDescription, options: { groups: boolean }): string[] {
+  const keys = ['count', ...(options.groups ? aggregate.groupBy.map((group) => group.field) : [])];
   for (const fn of MEASURE_FUNCTIONS) for (const field of fieldsTaking(aggregate, fn)) keys.push(`${fn}.${field}`);
   return keys.flatMap((key) => [key, `-${key}`]);
 }
@@ -91,8 +95,9 @@ export function aggregateArgumentsJsonSchema(aggregate: AggregateDescription): R
   }
   out['sort'] = {
     type: 'array',
-    items: { type: 'string', enum: aggregateSortKeys(aggregate) },
-    description: 'Order the groups: count, a groupBy field, or a function asked for (sum.pages); `-` descends.',
+    items: { type: 'string', enum: aggregateSortKeys(aggregate, { groups: true }) },
+    description:
+      'Order the groups by count, a function of a field (sum.pages, answered too), or a field this call groups by; `-` descends.',
   };
   out['limit'] = { type: 'integer', minimum: 1, maximum: aggregate.maxGroups, default: aggregate.maxGroups };
   out['offset'] = { type: 'integer', minimum: 0 };

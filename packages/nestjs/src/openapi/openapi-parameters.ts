@@ -199,10 +199,12 @@ function aggregateParameters(
     if (fields.length > 0) out.push(commaList(fn, fields, `Compute ${fn} of these fields in each group.`));
   }
   out.push(
+    // The groupBy fields order only a call that groups by them, which a parameter's schema cannot say: they are in
+    // the description, and the enum holds the keys every call takes.
     commaList(
       'sort',
-      aggregateSortKeys(aggregate),
-      'Order the groups by count, a groupBy field, or a function asked for (`sum.pages`); `-` descends.',
+      aggregateSortKeys(aggregate, { groups: false }),
+      'Order the groups by `count` or a function of a field (`sum.pages`, answered too); a field the call groups by may be named as well. `-` descends.',
     ),
     {
       name: 'limit',
