@@ -18,7 +18,7 @@ import type {
   WrittenRow,
 } from '@svc/core/spi';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, InsertQueryBuilder, ObjectLiteral, UpdateQueryBuilder } from 'typeorm';
 import { bindSql } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import type { DatabaseDialect } from './database-dialect';
@@ -59,6 +59,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
   /** PostgreSQL returns written rows (`INSERT/UPDATE ... RETURNING`); the others are read back. */
   readonly returnsWrittenRows: boolean;
+  readonly returnsInsertedRows: boolean;
   private readonly table: EntityTable;
   /** `"schema"."table" "svc_row"`: the FROM of every read this adapter writes itself. */
   private readonly fromSql: string;
@@ -70,9 +71,16 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   ) {
     this.table = new EntityTable(dataSource, target);
     this.metadata = this.table.metadata;
-    this.returnsWrittenRows = this.table.dialect === 'postgres';
+    const { dialect, driver } = this.table;
+    // SQLite has had INSERT and UPDATE ... RETURNING since 3.35 (2021), which every SQLite driver TypeORM runs on
+    // bundles; MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
+    this.returnsWrittenRows = dialect === 'postgres' || dialect === 'sqlite';
+    this.returnsInsertedRows =
+      this.returnsWrittenRows || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
-    this.batch = new BatchWriter(this.table, target, this.returnsWrittenRows, (kind, run) => this.guard(kind, run));
+    // A multi-row INSERT's RETURNING rows come in VALUES order on PostgreSQL; SQLite promises no order, so there the
+    // batch counts ids instead.
+    this.batch = new BatchWriter(this.table, target, dialect === 'postgres', (kind, run) => this.guard(kind, run));
   }
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
@@ -209,14 +217,13 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const entityValues = withGeneratedUuids(toEntityValues(values, this.table), this.table);
     const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
-    const returning = this.returnsWrittenRows;
-    if (returning) query.returning('*');
     return this.guard('write', async () => {
-      const result = await query.execute();
-      if (returning) {
-        const row = this.table.hydrate((result.raw as Record<string, unknown>[])[0] ?? {});
+      if (this.returnsInsertedRows) {
+        const [stored] = await this.executeReturning(manager, query);
+        const row = this.table.hydrate(stored ?? {});
         return { key: this.keyOf(row), row };
       }
+      const result = await query.execute();
       return { key: this.keyAfterInsert(entityValues, result.raw) };
     });
   }
@@ -380,11 +387,29 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       .set(values)
       .where(conditions.join(' AND '), params.values)
       .updateEntity(false);
-    if (returning) query.returning('*');
-    const result = await this.guard('write', () => query.execute());
-    if (!returning) return;
-    const [raw] = (result.raw as Record<string, unknown>[] | undefined) ?? [];
+    if (!returning) {
+      await this.guard('write', () => query.execute());
+      return;
+    }
+    const [raw] = await this.guard('write', () => this.executeReturning(manager, query));
     return raw === undefined ? null : this.table.hydrate(raw);
+  }
+
+  /**
+   * Runs an INSERT or UPDATE with `RETURNING *` and answers the raw rows: TypeORM writes the clause where it can
+   * (PostgreSQL, MariaDB's INSERT); on SQLite, where TypeORM 0.3 does not, its statement runs with the clause added.
+   */
+  private async executeReturning(
+    manager: EntityManager,
+    query: InsertQueryBuilder<ObjectLiteral> | UpdateQueryBuilder<ObjectLiteral>,
+  ): Promise<Record<string, unknown>[]> {
+    if (this.table.dialect !== 'sqlite') {
+      query.returning('*');
+      const result = await query.execute();
+      return (result.raw as Record<string, unknown>[] | undefined) ?? [];
+    }
+    const [sql, parameters] = query.getQueryAndParameters();
+    return (await manager.query(`${sql} RETURNING *`, parameters)) as Record<string, unknown>[];
   }
 
   /** Runs a statement and maps whatever the driver throws. */

@@ -182,6 +182,11 @@ export interface RepositoryAdapter {
    * read-back, and a write that is one statement needs no transaction of its own.
    */
   readonly returnsWrittenRows?: boolean;
+  /**
+   * `insert` hands back the row as stored in the same statement, where `update` may not (MariaDB has `INSERT ...
+   * RETURNING` but no `UPDATE ... RETURNING`): a create needs no read-back. Implied by `returnsWrittenRows`.
+   */
+  readonly returnsInsertedRows?: boolean;
   /** Runs `work` in one database transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T>;
   findMany(args: FindManyArgs): Promise<FindManyResult>;

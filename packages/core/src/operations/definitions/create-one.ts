@@ -33,7 +33,7 @@ export const createOne = defineOperation({
     refuseIfMatchStage,
     inputWithSetStage('create'),
     ...policyIfAny(op, 'request body'),
-    leanOr(entity, [insertAloneStage], transaction(referencesStage, insertStage, rereadStage)),
+    leanOr(entity, [insertAloneStage], transaction(referencesStage, insertStage, rereadStage), 'inserted'),
     outcomeStage,
     itemOutputStage({ status: 201, location: true }),
   ],

@@ -24,11 +24,19 @@ export function guardedUpdate(): Stage {
 }
 
 /**
- * The one-statement write (`lean`) where the adapter returns written rows and nothing needs guarding for this call
+ * The one-statement write (`lean`) where the adapter returns the rows it writes (`returns`: the inserted ones suffice
+ * for a create) and nothing needs guarding for this call
  * (see `writesAlone`), else the guarded transaction. Where the configuration rules the lean write out, only the
  * transaction is listed.
  */
-export function leanOr(entity: ResolvedEntity, lean: Stage[] | undefined, guarded: Stage): Stage {
-  if (!lean || !entity.adapter.returnsWrittenRows) return guarded;
+export function leanOr(
+  entity: ResolvedEntity,
+  lean: Stage[] | undefined,
+  guarded: Stage,
+  returns: 'inserted' | 'written' = 'written',
+): Stage {
+  const { returnsWrittenRows, returnsInsertedRows } = entity.adapter;
+  const returned = returns === 'inserted' ? returnsWrittenRows || returnsInsertedRows : returnsWrittenRows;
+  if (!lean || !returned) return guarded;
   return branch('lean', { needs: ['values'] }, writesAlone, lean, [guarded]);
 }
