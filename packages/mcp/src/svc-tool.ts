@@ -113,6 +113,7 @@ export class SvcTool {
       });
       if (this.described.answers === 'none')
         return successResult({ id: request.id, [receiptFlagOf(this.described)]: true });
+      if (this.lists) return successResult(withNextPage(response.body as ListPage));
       return successResult(response.body);
     } catch (error) {
       const result = problemResult(error);
@@ -134,6 +135,23 @@ export class SvcTool {
       ...(query === 'aggregate' ? { query: pick(args, AGGREGATE_ARGUMENTS) } : {}),
     };
   }
+}
+
+interface ListPage {
+  readonly items: unknown[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly total: number | null;
+}
+
+/**
+ * A page with whether more rows follow it, and where the next page starts: an agent never takes a page for the whole
+ * match set. Without a total, a full page says there may be more.
+ */
+function withNextPage(page: ListPage): ListPage & { hasMore: boolean; nextOffset?: number } {
+  const next = page.offset + page.items.length;
+  const hasMore = page.total === null ? page.items.length > 0 && page.items.length >= page.limit : next < page.total;
+  return { ...page, hasMore, ...(hasMore ? { nextOffset: next } : {}) };
 }
 
 /** What `aggregate`'s tool takes, as `service.aggregate` takes it. */

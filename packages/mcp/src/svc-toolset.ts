@@ -32,6 +32,11 @@ export interface SvcToolsetOptions {
    * to refuse (the call answers the refusal as a problem). The Nest binding runs the REST route's guards here.
    */
   readonly gate?: OperationGate;
+  /**
+   * Serve the read tools only (find, aggregate and `svc_describe`): no write tool is listed, and one called by name is
+   * refused with 405 SVC_OPERATION_DISABLED, writing nothing. @default false
+   */
+  readonly readOnly?: boolean;
 }
 
 /** The strategies whose pages limit and offset reach. */
@@ -57,6 +62,8 @@ function refuseUnpageable(description: EntityDescription): void {
 export class SvcToolset {
   readonly tools: readonly SvcTool[];
   private readonly byName: ReadonlyMap<string, SvcTool>;
+  /** With `readOnly`: the write tools the layout would have, refused by name. */
+  private readonly writes: ReadonlySet<string>;
   /** `tools/list`: the entity tools, then `svc_describe`. */
   readonly definitions: readonly SvcToolDefinition[];
 
@@ -71,6 +78,7 @@ export class SvcToolset {
           message: `names '${name}', which no service serves. Use an entity name: ${[...served].join(', ') || 'none'}.`,
         });
     const tools: SvcTool[] = [];
+    const writes = new Set<string>();
     const seen = new Set<string>();
     for (const service of services) {
       const description = service.describe();
@@ -78,9 +86,13 @@ export class SvcToolset {
       if (exclude.has(description.name) || seen.has(description.name)) continue;
       seen.add(description.name);
       refuseUnpageable(description);
-      for (const operation of toolOperationsOf(description))
-        tools.push(new SvcTool(service, operation, options.onServerError, options.gate));
+      for (const operation of toolOperationsOf(description)) {
+        const tool = new SvcTool(service, operation, options.onServerError, options.gate);
+        if (options.readOnly && !operation.hints?.readOnly) writes.add(tool.name);
+        else tools.push(tool);
+      }
     }
+    this.writes = writes;
     this.tools = Object.freeze(tools);
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.definitions = Object.freeze([...tools.map((tool) => tool.definition), DESCRIBE_DEFINITION]);
@@ -96,9 +108,9 @@ export class SvcToolset {
     return [...this.tools.filter((_, index) => allowed[index]).map((tool) => tool.definition), DESCRIBE_DEFINITION];
   }
 
-  /** Whether `name` is one of the tools. */
+  /** Whether `name` is one of the tools, or a write tool a read-only server answers with its refusal. */
   has(name: string): boolean {
-    return name === DESCRIBE_TOOL_NAME || this.byName.has(name);
+    return name === DESCRIBE_TOOL_NAME || this.byName.has(name) || this.writes.has(name);
   }
 
   /** The output schema `tools/list` advertised for a tool. */
@@ -112,6 +124,10 @@ export class SvcToolset {
   async call(name: string, args: Record<string, unknown> | undefined, context: SvcContext): Promise<SvcToolResult> {
     if (name === DESCRIBE_TOOL_NAME) return describeForCaller(this.tools, args, context);
     const tool = this.byName.get(name);
+    if (!tool && this.writes.has(name)) {
+      const detail = `${name} writes, and this server's tools are read-only (mcp.readOnly). Nothing was written. Use a read tool.`;
+      return problemResult(new SvcException('SVC_OPERATION_DISABLED', { detail }));
+    }
     if (!tool) return problemResult(new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `There is no tool '${name}'.` }));
     return tool.call(args, context);
   }

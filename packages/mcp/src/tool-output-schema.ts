@@ -33,8 +33,10 @@ function listSchema(description: EntityDescription): JsonSchema {
       offset: { type: 'integer' },
       total: { type: ['integer', 'null'], description: 'Size of the whole match set (null when not counted).' },
       meta: { type: 'object' },
+      hasMore: { type: 'boolean', description: 'More rows match than this page holds: ask again with nextOffset.' },
+      nextOffset: { type: 'integer', minimum: 0, description: 'The offset of the next page, when there is one.' },
     },
-    required: ['items', 'limit', 'offset', 'total'],
+    required: ['items', 'limit', 'offset', 'total', 'hasMore'],
   };
 }
 

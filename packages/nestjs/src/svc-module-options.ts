@@ -51,6 +51,11 @@ export interface SvcMcpSwitch {
   readonly allowedOrigins?: readonly string[];
   /** Entity names left out of the tools (entities paged by cursor or since must be). @default [] */
   readonly exclude?: readonly string[];
+  /**
+   * Serve the read tools only (find, aggregate, `svc_describe`); a write tool called by name is refused with 405
+   * SVC_OPERATION_DISABLED, writing nothing. @default false
+   */
+  readonly readOnly?: boolean;
 }
 
 export interface SvcModuleOptions extends SvcOptions, SvcSurfaceSwitches {

@@ -52,6 +52,7 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         exclude: options.exclude,
+        readOnly: options.readOnly,
         gate: routeGuardsGate(this.registry, this.moduleRef),
         onServerError: (error, tool) =>
           this.logger.error(`The tool ${tool} failed.`, error instanceof Error ? describeCause(error) : String(error)),
