@@ -53,12 +53,14 @@ const WRITE_SLOTS: readonly WriteSlot[] = ['create', 'update', 'patch'];
 const RESERVED = ['Query', 'Mutation', 'Subscription'];
 
 /**
- * The schema of an instance's services (or of a list of services): `<entity>` and `<entities>` queries,
- * `create`/`update`/`patch`/`delete`/`restore`/`purge<Entity>` mutations for the operations that are on, typed
- * filters, write inputs and relation fields. Configuration problems throw a `ConfigurationException` naming the entity.
+ * The schema of an instance's services (or of a list of services): `<entity>`, `<entities>` and `<entities>Aggregate`
+ * queries, `create`/`update`/`patch`/`delete`/`restore`/`purge<Entity>` mutations for the operations that are on,
+ * typed filters, write inputs and relation fields. Configuration problems throw a `ConfigurationException` naming the
+ * entity.
  */
-/** A write that chooses its rows by the list grammar's filter (a batch update or delete). */
-const byFilter = (operation: { readonly query: string }) => operation.query === 'filter';
+/** An operation besides the list that takes the list grammar's filter: a batch update or delete, an aggregate. */
+const takesFilter = (operation: { readonly query: string }) =>
+  operation.query === 'filter' || operation.query === 'aggregate';
 
 export function buildSvcSchema(
   source: SvcInstance | readonly SvcService[],
@@ -85,7 +87,7 @@ export function buildSvcSchema(
       plans,
       object: objectOf(plan.typeName),
       list: plan.list ? buildListType(plan, types, objectOf(plan.typeName)) : undefined,
-      filter: plan.list || plan.operations.some(byFilter) ? buildFilterInput(plan, types) : undefined,
+      filter: plan.list || plan.operations.some(takesFilter) ? buildFilterInput(plan, types) : undefined,
       types,
       writes: writeInputsOf(plan, types),
       contextOf,

@@ -26,6 +26,7 @@ import { collectFields, shapePairs } from './selection-query';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteSlot } from './write-input-types';
 import { batchField } from './batch-fields';
+import { aggregateField } from './aggregate-fields';
 import { execute } from './run-operation';
 import type { EntityFieldsArgs } from './entity-fields-args';
 
@@ -70,12 +71,18 @@ function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
 
 const ID_ARG: GraphQLFieldConfigArgumentMap = { id: { type: new GraphQLNonNull(GraphQLID) } };
 
-/** The query fields: `<entity>(id)` for the read by id, then `<entities>(...)` for the list, where they are on. */
+/**
+ * The query fields: `<entity>(id)` for the read by id, `<entities>(...)` for the list, and `<entities>Aggregate(...)`
+ * for the aggregate (`aggregate-fields.ts`), where they are on.
+ */
 export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
   const fields: Record<string, Field> = {};
   const { item, list } = args.plan;
   if (item) fields[args.plan.one] = itemField(args, item);
   if (list && args.list) fields[args.plan.many] = listField(args, list, args.list);
+  const aggregate = args.plan.operations.find((operation) => operation.query === 'aggregate');
+  const field = aggregate && aggregateField(args, aggregate);
+  if (field) fields[`${args.plan.many}Aggregate`] = field;
   return guardedAll(args, fields);
 }
 
