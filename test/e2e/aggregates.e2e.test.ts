@@ -360,6 +360,15 @@ describe.each(TEST_DATABASES)('Aggregates on $name', (db) => {
     await expect(service.aggregate({ sum: 'secret' }, { context })).rejects.toMatchObject({
       code: 'SVC_QUERY_INVALID',
     });
+    // Numbers out of range are the caller's mistake, named like the wire's.
+    await expect(service.aggregate({ limit: 0 }, { context })).rejects.toMatchObject({
+      code: 'SVC_QUERY_INVALID',
+      errors: [{ param: 'limit' }],
+    });
+    await expect(service.aggregate({ offset: -2, count: true }, { context })).rejects.toMatchObject({
+      code: 'SVC_QUERY_INVALID',
+      errors: [{ param: 'offset' }],
+    });
   });
 
   it('documents GET /aggregate in the OpenAPI document: its parameters and its groups', async () => {

@@ -14,7 +14,7 @@ import { readPageInteger } from '../pagination/pagination-strategy';
 import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
-import { joined, readSearch, readView, refuseParams, resolveClientFilter, scopedWhere } from './resolve-list-query';
+import { readSearch, readView, refuseParams, resolveClientFilter, scopedWhere } from './resolve-list-query';
 
 /** A resolved aggregate read. */
 export interface AggregatePlan {
@@ -70,7 +70,8 @@ export function resolveProgrammaticAggregateQuery(
   const rest = new Set<string>(['filter', 'search', 'withDeleted', 'onlyDeleted']);
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    if ((OWN_PARAMS as readonly string[]).includes(key)) own.set(key as OwnParam, joined(value) ?? String(value));
+    if ((OWN_PARAMS as readonly string[]).includes(key))
+      own.set(key as OwnParam, Array.isArray(value) ? value.join(',') : String(value));
     else if (!rest.has(key)) errors.unsupportedParam(key, `${key} is not a key of an aggregate query.`);
   }
   const wire: WireListQuery = {
