@@ -1,6 +1,7 @@
 /**
- * The statements of `aggregate`: one `SELECT <keys>, COUNT(*), <measures> ... GROUP BY <keys>` for a page of groups,
- * and one `SELECT COUNT(*) FROM (SELECT 1 ... GROUP BY <keys>)` counting the groups.
+ * The statements of `aggregate`: one `SELECT <keys>, COUNT(*), <measures>, COUNT(*) OVER () ... GROUP BY <keys>` for a
+ * page of groups that carries the count of all groups (the window runs over the grouped rows, before LIMIT), and one
+ * `SELECT COUNT(*) FROM (SELECT 1 ... GROUP BY <keys>)` counting the groups, for a page past the last one.
  *
  * A group key on a to-one relation path (`author.name`) reads the related row through a LEFT JOIN of a derived table
  * (`SELECT <target key>, <column> FROM <target> WHERE <scope> AND <marker> IS NULL`): the scope's columns stay
@@ -24,7 +25,7 @@ import type { Hydrator } from './column-hydration';
 import { filterToSql, type SqlParameters } from './filter-sql';
 import { orderTerms } from './keyset-sql';
 
-/** The alias of the groups' count in the statement counting them. */
+/** The alias of the groups' count, in the page's statement and in the one counting them apart. */
 export const GROUP_TOTAL = 'svc_total';
 
 export interface AggregateStatements {
@@ -79,6 +80,9 @@ export function aggregateSql(
     ...keys.map((key, index) => `${key.expression} AS ${q(`svc_g${index}`)}`),
     `COUNT(*) AS ${q('svc_count')}`,
     ...measures.map((measure, index) => `${measure.sql.select} AS ${q(`svc_m${index}`)}`),
+    // The groups' count rides along the page, as a counted list page's total does: a window over the grouped rows,
+    // evaluated before LIMIT, so every row of the page carries the count of all groups.
+    ...(args.count && keys.length > 0 ? [`COUNT(*) OVER () AS ${q(GROUP_TOTAL)}`] : []),
   ];
   const body =
     `FROM ${source.from}${keys.map((key) => key.join ?? '').join('')}${source.where}` +

@@ -198,17 +198,18 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       statements.groups + pageSql(this.table.dialect, limit, offset, params),
       params.values,
     );
-    const countQuery =
-      args.count && statements.count !== undefined ? bindSql(driver, statements.count, params.values) : undefined;
     return this.guard('read', async () => {
-      // Inside a session both statements share one connection, so they run one after the other there.
-      const [raw, counted] =
-        countQuery === undefined
-          ? [await rawRows(manager, groupsQuery), undefined]
-          : args.session
-            ? [await rawRows(manager, groupsQuery), await rawRows(manager, countQuery)]
-            : await Promise.all([rawRows(manager, groupsQuery), rawRows(manager, countQuery)]);
-      const total = !args.count ? null : counted === undefined ? 1 : Number(counted[0]?.[GROUP_TOTAL] ?? 0);
+      const raw = await rawRows(manager, groupsQuery);
+      if (!args.count) return { groups: raw.map(statements.read), total: null };
+      if (statements.count === undefined) return { groups: raw.map(statements.read), total: 1 };
+      // The page carries the groups' count; a page past the last group has no row to carry it, and only then (and
+      // never before offset 0) are the groups counted on their own.
+      const total =
+        raw.length > 0
+          ? Number(raw[0]![GROUP_TOTAL])
+          : offset === undefined
+            ? 0
+            : Number((await rawRows(manager, bindSql(driver, statements.count, params.values)))[0]?.[GROUP_TOTAL] ?? 0);
       return { groups: raw.map(statements.read), total };
     });
   }

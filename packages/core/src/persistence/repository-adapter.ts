@@ -145,7 +145,7 @@ export interface AggregateArgs {
   /** Over groups. Omitted: no limit. */
   readonly limit?: number;
   readonly offset?: number;
-  /** Count the groups (a second statement where there is a `groupBy`); when false `total` is null. */
+  /** Count the groups (in the page's own statement where the database can); when false `total` is null. */
   readonly count: boolean;
   readonly session?: AdapterSession;
 }
@@ -193,7 +193,8 @@ export interface RepositoryAdapter {
   findOne(args: FindOneArgs): Promise<Row | null>;
   /**
    * Groups the rows `where` and `view` select and computes each group's count and measures in the database: one
-   * `SELECT ... GROUP BY` for the page of groups, and one statement counting the groups when `count` asks for it.
+   * `SELECT ... GROUP BY` for the page of groups, carrying their count when `count` asks for it (a page past the last
+   * group counts them in a second statement).
    */
   aggregate(args: AggregateArgs): Promise<AggregateResult>;
   /** Inserts a row and returns its key, plus the stored row when the database can return it in the same statement. */
@@ -205,7 +206,8 @@ export interface RepositoryAdapter {
   update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void>;
   /**
    * Inserts rows in as few statements as the database's bound-parameter limit allows (one multi-row `INSERT` per
-   * chunk), and returns one entry per row in the order given (with the stored row when `returnsWrittenRows`).
+   * chunk), and returns one entry per row in the order given (with the stored row where the database returns a
+   * statement's rows in VALUES order, as PostgreSQL does).
    */
   insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]>;
   /** Sets the same `values` on every row of `keys`: `UPDATE ... WHERE <key> IN (...)`, chunked under the limits. */
