@@ -102,11 +102,15 @@ function describeEntity(description: EntityDescription, tools: Record<string, st
   };
 }
 
-/** Runs `svc_describe` for a caller over the entity tools. */
+/**
+ * Runs `svc_describe` for a caller over the entity tools, naming each tool as the layout serves it (in the compact
+ * layout, the operation's compact tool, which takes the entity as `entity`).
+ */
 export async function describeForCaller(
   tools: readonly SvcTool[],
   args: Record<string, unknown> | undefined,
   context: SvcContext,
+  nameOf: (tool: SvcTool) => string = (tool) => tool.name,
 ): Promise<SvcToolResult> {
   try {
     const problems = validateArguments(DESCRIBE_DEFINITION.inputSchema, args ?? {});
@@ -123,7 +127,7 @@ export async function describeForCaller(
       const lister = entityTools.find((tool) => tool.lists);
       if (!lister || !(await lister.permits(context))) continue;
       const allowed: Record<string, string> = {};
-      for (const tool of entityTools) if (await tool.permits(context)) allowed[tool.operation] = tool.name;
+      for (const tool of entityTools) if (await tool.permits(context)) allowed[tool.operation] = nameOf(tool);
       entities.push(describeEntity(entityTools[0]!.service.describe(), allowed));
     }
     return successResult({ entities });

@@ -10,6 +10,7 @@ export type { SvcMcpServerInfo } from './create-mcp-server';
 export { SvcToolset } from './svc-toolset';
 export type { SvcToolsetOptions } from './svc-toolset';
 export { SvcTool } from './svc-tool';
+export { SvcCompactTool } from './compact-tool';
 export type { SvcToolDefinition, SvcToolAnnotations } from './svc-tool';
 export type { SvcToolResult } from './tool-result';
 export { DESCRIBE_TOOL_NAME } from './describe-tool';

@@ -45,7 +45,7 @@ export class SvcTool {
   constructor(
     readonly service: SvcService,
     /** The standard operation the tool calls, as the entity's description gives it. */
-    private readonly described: OperationDescription,
+    readonly described: OperationDescription,
     /** Hears of each call that failed on the server's side (a 5xx problem), with its cause. */
     private readonly onServerError?: (error: unknown, tool: string) => void,
     /** Asked before the operation runs (the REST route's guards, in Nest). */

@@ -1,7 +1,8 @@
 /**
- * The tools of an Svc instance, built once at bootstrap: one per enabled standard operation of each served entity,
- * plus `svc_describe`. Entities paged by cursor or since cannot be served by limit and offset, so they are refused
- * here (or left out by `exclude`).
+ * The tools of an Svc instance, built once at bootstrap: one per enabled standard operation of each served entity
+ * (the `entity` layout), or one per standard operation some entity serves, naming the entity in an argument (the
+ * `compact` layout), plus `svc_describe` in both. Entities paged by cursor or since cannot be served by limit and
+ * offset, so they are refused here (or left out by `exclude`).
  */
 import {
   ConfigurationException,
@@ -13,6 +14,7 @@ import {
   type SvcService,
 } from '@svc/core';
 import { STANDARD_OPERATIONS, type OperationGate } from '@svc/core/spi';
+import { compactToolNameOf, SvcCompactTool } from './compact-tool';
 import { DESCRIBE_DEFINITION, DESCRIBE_TOOL_NAME, describeForCaller } from './describe-tool';
 import { SvcTool, type SvcToolDefinition } from './svc-tool';
 import { problemResult, type SvcToolResult } from './tool-result';
@@ -33,10 +35,21 @@ export interface SvcToolsetOptions {
    */
   readonly gate?: OperationGate;
   /**
-   * Serve the read tools only (find, aggregate and `svc_describe`): no write tool is listed, and one called by name is
-   * refused with 405 SVC_OPERATION_DISABLED, writing nothing. @default false
+   * Serve the read tools only (find, aggregate and `svc_describe`): no write tool is listed, and one called by name
+   * (`book_create_one`, or in the compact layout `create_one`) is refused with 405 SVC_OPERATION_DISABLED, writing
+   * nothing. @default false
    */
   readonly readOnly?: boolean;
+  /**
+   * How the operations become tools. `'entity'`: one tool per entity and operation (`book_find_many`). `'compact'`:
+   * one tool per standard operation that some entity serves (`find_many`, `patch_one`, ..., the batch tools and
+   * `aggregate` only where an entity has them on), which takes the entity as its `entity` argument and holds every
+   * entity's argument shapes in its input schema: the list holds the same few tools however many entities there are
+   * (their schemas still grow with the entities). `svc_describe` is the describe tool in both, and names each
+   * entity's tools as the layout calls them.
+   * @default 'entity'
+   */
+  readonly tools?: 'entity' | 'compact';
 }
 
 /** The strategies whose pages limit and offset reach. */
@@ -59,12 +72,18 @@ function refuseUnpageable(description: EntityDescription): void {
   });
 }
 
+/** A tool `tools/list` serves: an entity tool, or in the compact layout a compact tool. */
+type ServedTool = SvcTool | SvcCompactTool;
+
 export class SvcToolset {
+  /** The entity tools: what the entity layout serves, and what the compact tools run. */
   readonly tools: readonly SvcTool[];
-  private readonly byName: ReadonlyMap<string, SvcTool>;
+  /** The compact tools, in the compact layout. */
+  private readonly compact?: readonly SvcCompactTool[];
+  private readonly byName: ReadonlyMap<string, ServedTool>;
   /** With `readOnly`: the write tools the layout would have, refused by name. */
   private readonly writes: ReadonlySet<string>;
-  /** `tools/list`: the entity tools, then `svc_describe`. */
+  /** `tools/list`: the entity tools (or the compact tools), then `svc_describe`. */
   readonly definitions: readonly SvcToolDefinition[];
 
   constructor(options: SvcToolsetOptions) {
@@ -77,6 +96,12 @@ export class SvcToolset {
           path: 'mcp.exclude',
           message: `names '${name}', which no service serves. Use an entity name: ${[...served].join(', ') || 'none'}.`,
         });
+    const layout = options.tools ?? 'entity';
+    if (layout !== 'entity' && layout !== 'compact')
+      throw new ConfigurationException({
+        path: 'mcp.tools',
+        message: `is '${String(layout)}'. Use 'entity' (a tool per entity and operation) or 'compact' (a tool per operation).`,
+      });
     const tools: SvcTool[] = [];
     const writes = new Set<string>();
     const seen = new Set<string>();
@@ -88,24 +113,32 @@ export class SvcToolset {
       refuseUnpageable(description);
       for (const operation of toolOperationsOf(description)) {
         const tool = new SvcTool(service, operation, options.onServerError, options.gate);
-        if (options.readOnly && !operation.hints?.readOnly) writes.add(tool.name);
-        else tools.push(tool);
+        if (!options.readOnly || operation.hints?.readOnly) tools.push(tool);
+        else writes.add(layout === 'compact' ? compactToolNameOf(operation.id) : tool.name);
       }
     }
     this.writes = writes;
     this.tools = Object.freeze(tools);
-    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
-    this.definitions = Object.freeze([...tools.map((tool) => tool.definition), DESCRIBE_DEFINITION]);
+    this.compact = layout === 'compact' ? Object.freeze(compactToolsOf(tools)) : undefined;
+    const listed = this.compact ?? tools;
+    this.byName = new Map(listed.map((tool) => [tool.name, tool]));
+    this.definitions = Object.freeze([...listed.map((tool) => tool.definition), DESCRIBE_DEFINITION]);
   }
 
   /**
    * `tools/list` for one caller: the tools the gate (the REST route's guards, in Nest) and the policy, asked without a
-   * row, let the caller call, then `svc_describe`, as `svc_describe` reports them. A tool left out still answers a
-   * call, with the refusal.
+   * row, let the caller call, then `svc_describe`, as `svc_describe` reports them. A compact tool is listed when the
+   * caller may call it on at least one entity, with those entities only in its `entity` enum and its schema. A tool
+   * (or an entity) left out still answers a call, with the refusal.
    */
   async definitionsFor(context: SvcContext): Promise<SvcToolDefinition[]> {
     const allowed = await Promise.all(this.tools.map((tool) => tool.permits(context)));
-    return [...this.tools.filter((_, index) => allowed[index]).map((tool) => tool.definition), DESCRIBE_DEFINITION];
+    const permitted = this.tools.filter((_, index) => allowed[index]);
+    const compact = this.compact;
+    if (!compact) return [...permitted.map((tool) => tool.definition), DESCRIBE_DEFINITION];
+    const permits = new Set(permitted);
+    const listed = compact.flatMap((tool) => tool.definitionFor(permits) ?? []);
+    return [...listed, DESCRIBE_DEFINITION];
   }
 
   /** Whether `name` is one of the tools, or a write tool a read-only server answers with its refusal. */
@@ -122,7 +155,8 @@ export class SvcToolset {
 
   /** Runs a tool with the caller's context. */
   async call(name: string, args: Record<string, unknown> | undefined, context: SvcContext): Promise<SvcToolResult> {
-    if (name === DESCRIBE_TOOL_NAME) return describeForCaller(this.tools, args, context);
+    if (name === DESCRIBE_TOOL_NAME)
+      return describeForCaller(this.tools, args, context, this.compact ? compactNameOf : undefined);
     const tool = this.byName.get(name);
     if (!tool && this.writes.has(name)) {
       const detail = `${name} writes, and this server's tools are read-only (mcp.readOnly). Nothing was written. Use a read tool.`;
@@ -133,15 +167,31 @@ export class SvcToolset {
   }
 }
 
+function compactNameOf(tool: SvcTool): string {
+  return compactToolNameOf(tool.operation);
+}
+
+/** The compact tools of the entity tools: one per operation, over its entities in the order they are served. */
+function compactToolsOf(tools: readonly SvcTool[]): SvcCompactTool[] {
+  const byOperation = new Map<string, SvcTool[]>();
+  for (const tool of tools) byOperation.set(tool.operation, [...(byOperation.get(tool.operation) ?? []), tool]);
+  return [...byOperation]
+    .sort(([, [a]], [, [b]]) => rankOf(a!.described) - rankOf(b!.described))
+    .map(([operation, entityTools]) => new SvcCompactTool(operation, entityTools));
+}
+
 /**
  * The operations that become tools: the standard ones that are on, reads first and the list first among them (so an
  * agent reads how to look before how to change), then in the registry's order.
  */
 function toolOperationsOf(description: EntityDescription): OperationDescription[] {
-  const order = (operation: OperationDescription) => STANDARD_OPERATIONS.findIndex(({ id }) => id === operation.id);
-  const rank = (operation: OperationDescription) =>
-    (operation.kind === 'read' ? (operation.cardinality === 'many' ? 0 : 1) : 2) * 100 + order(operation);
   return description.operations
     .filter((operation) => operation.standard && operation.state === 'on')
-    .sort((a, b) => rank(a) - rank(b));
+    .sort((a, b) => rankOf(a) - rankOf(b));
+}
+
+/** Where an operation's tool is listed: the list, the other reads, then the writes, each in the registry's order. */
+function rankOf(operation: OperationDescription): number {
+  const order = STANDARD_OPERATIONS.findIndex(({ id }) => id === operation.id);
+  return (operation.kind === 'read' ? (operation.cardinality === 'many' ? 0 : 1) : 2) * 100 + order;
 }

@@ -56,6 +56,12 @@ export interface SvcMcpSwitch {
    * SVC_OPERATION_DISABLED, writing nothing. @default false
    */
   readonly readOnly?: boolean;
+  /**
+   * `'entity'`: a tool per entity and operation (`book_find_many`). `'compact'`: a tool per operation (`find_many`,
+   * `patch_one`, ...) that takes the entity as its `entity` argument, so `tools/list` does not grow a tool set per
+   * entity; `svc_describe` stays. @default 'entity'
+   */
+  readonly tools?: 'entity' | 'compact';
 }
 
 export interface SvcModuleOptions extends SvcOptions, SvcSurfaceSwitches {

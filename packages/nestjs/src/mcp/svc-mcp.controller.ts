@@ -53,6 +53,7 @@ export function svcMcpController(options: SvcMcpSwitch): Type {
         allowedOrigins: options.allowedOrigins,
         exclude: options.exclude,
         readOnly: options.readOnly,
+        tools: options.tools,
         gate: routeGuardsGate(this.registry, this.moduleRef),
         onServerError: (error, tool) =>
           this.logger.error(`The tool ${tool} failed.`, error instanceof Error ? describeCause(error) : String(error)),
