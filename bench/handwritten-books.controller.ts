@@ -71,6 +71,16 @@ export class HandwrittenBooksController {
     return this.repo.save(this.repo.create(body));
   }
 
+  /**
+   * The leanest idiomatic create: `repository.insert` and the DTO back, with the id TypeORM fills in (no read of
+   * what the database stored, no transaction), for the `create-lean` scenario.
+   */
+  @Post('lean')
+  async createLean(@Body() body: Partial<BenchBook>) {
+    await this.repo.insert(body);
+    return body;
+  }
+
   @Patch(':id')
   async patch(@Param('id', ParseIntPipe) id: number, @Body() body: Partial<BenchBook>) {
     const book = await this.repo.findOneBy({ id });

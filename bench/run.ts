@@ -79,6 +79,13 @@ const ALL_SCENARIOS: readonly Scenario[] = [
     body: () => JSON.stringify({ title: `New book ${Math.random()}`, pages: 123, authorId: 1 + (randomId() % 100) }),
   },
   {
+    // Svc's create against the hand-written app's leanest one (`repository.insert`, answering the DTO).
+    name: 'create-lean',
+    method: 'POST',
+    path: (app) => (app === 'svc' ? '/books' : '/books/lean'),
+    body: () => JSON.stringify({ title: `New book ${Math.random()}`, pages: 123, authorId: 1 + (randomId() % 100) }),
+  },
+  {
     name: 'patch',
     method: 'PATCH',
     path: () => `/books/${randomId()}`,
@@ -87,7 +94,7 @@ const ALL_SCENARIOS: readonly Scenario[] = [
 ];
 
 /**
- * BENCH_SCENARIOS=list,list-filtered,list-include,custom-read,list-cached,by,by-id-200,by-id-cached,create,patch picks
+ * BENCH_SCENARIOS=list,list-filtered,list-include,custom-read,list-cached,by,by-id-200,by-id-cached,create,create-lean,patch picks
  * some (by the first word of the name).
  */
 const SCENARIOS = ALL_SCENARIOS.filter(
