@@ -83,3 +83,4 @@ export {
   measureValueSchema,
 } from './service/aggregate-json-schema';
 export { MEASURE_FUNCTIONS, type MeasureFunction } from './config/aggregate-config';
+export { didYouMean } from './config/did-you-mean';

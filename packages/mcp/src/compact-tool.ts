@@ -9,7 +9,7 @@
  * scoping it runs under, are exactly those of the entity layout.
  */
 import { QueryInvalidException, type SvcContext } from '@svc/core';
-import { STANDARD_OPERATIONS } from '@svc/core/spi';
+import { didYouMean, STANDARD_OPERATIONS } from '@svc/core/spi';
 import { FILTER_REF } from './filter-schema';
 import type { JsonSchema } from './json-schema';
 import type { SvcTool, SvcToolAnnotations, SvcToolDefinition } from './svc-tool';
@@ -326,28 +326,9 @@ function listOf(names: readonly string[]): string {
 
 /**
  * The entity name a misspelt one most likely meant: the same letters in another case or spelling (`book_review` for
- * `BookReview`), else the closest within a few edits.
+ * `BookReview`), else core's closest within a few edits.
  */
 function closestName(input: string, names: readonly string[]): string | undefined {
   const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const same = names.find((name) => plain(name) === plain(input));
-  if (same) return same;
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(input.length / 3)) + 1;
-  for (const name of names) {
-    const distance = editDistance(plain(input), plain(name));
-    if (distance < bestDistance) [best, bestDistance] = [name, distance];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+  return names.find((name) => plain(name) === plain(input)) ?? didYouMean(input, names);
 }
