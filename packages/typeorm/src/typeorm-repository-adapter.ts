@@ -198,19 +198,23 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       statements.groups + pageSql(this.table.dialect, limit, offset, params),
       params.values,
     );
+    /**
+     * The page carries the groups' count where the database counts them in the page (a window); else a page that is
+     * neither empty nor full tells it (the groups before it and its own). Only a full page there, or a page past the
+     * last group (never one at offset 0), counts them on its own.
+     */
+    const groupTotal = async (raw: Record<string, unknown>[]): Promise<number> => {
+      if (raw.length > 0 && raw[0]![GROUP_TOTAL] !== undefined) return Number(raw[0]![GROUP_TOTAL]);
+      if (raw.length > 0 && (limit === undefined || raw.length < limit)) return (offset ?? 0) + raw.length;
+      if (raw.length === 0 && offset === undefined) return 0;
+      const [counted] = await rawRows(manager, bindSql(driver, statements.count!, params.values));
+      return Number(counted?.[GROUP_TOTAL] ?? 0);
+    };
     return this.guard('read', async () => {
       const raw = await rawRows(manager, groupsQuery);
       if (!args.count) return { groups: raw.map(statements.read), total: null };
       if (statements.count === undefined) return { groups: raw.map(statements.read), total: 1 };
-      // The page carries the groups' count; a page past the last group has no row to carry it, and only then (and
-      // never before offset 0) are the groups counted on their own.
-      const total =
-        raw.length > 0
-          ? Number(raw[0]![GROUP_TOTAL])
-          : offset === undefined
-            ? 0
-            : Number((await rawRows(manager, bindSql(driver, statements.count, params.values)))[0]?.[GROUP_TOTAL] ?? 0);
-      return { groups: raw.map(statements.read), total };
+      return { groups: raw.map(statements.read), total: await groupTotal(raw) };
     });
   }
 
