@@ -27,16 +27,7 @@ export const aggregateReadStage = stage(
   { phase: 'act', needs: ['aggregatePlan'], gives: ['response'] },
   async (call, state) => {
     const plan = state.aggregatePlan;
-    const { groups, total } = await call.entity.adapter.aggregate({
-      ...(plan.where ? { where: plan.where } : {}),
-      view: plan.view,
-      groupBy: plan.groupBy,
-      measures: plan.measures,
-      sort: plan.sort,
-      limit: plan.limit,
-      offset: plan.offset,
-      count: true,
-    });
+    const { groups, total } = await call.entity.adapter.aggregate({ ...plan, count: true });
     const items = groups.map((group) => aggregateItem(group, plan));
     state.response = { status: 200, body: { items, limit: plan.limit, offset: plan.offset, total }, headers: {} };
   },

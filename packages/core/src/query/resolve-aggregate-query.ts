@@ -8,24 +8,18 @@ import type { SvcContext } from '../config/svc-context';
 import { MEASURE_FUNCTIONS, type MeasureFunction, type ResolvedAggregate } from '../config/aggregate-config';
 import { suggestion } from '../config/did-you-mean';
 import { QueryErrors } from '../errors/query-errors';
-import type { FilterNode, RowView } from '../persistence/query-ast';
-import type { AggregateMeasure, AggregateSortKey, GroupKey } from '../persistence/repository-adapter';
+import type { AggregateArgs, AggregateMeasure, AggregateSortKey, GroupKey } from '../persistence/repository-adapter';
 import { readPageInteger } from '../pagination/pagination-strategy';
 import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { readSearch, readView, refuseParams, resolveClientFilter, scopedWhere } from './resolve-list-query';
 
-/** A resolved aggregate read. */
-export interface AggregatePlan {
-  readonly where?: FilterNode;
-  readonly view: RowView;
-  readonly groupBy: readonly GroupKey[];
-  readonly measures: readonly AggregateMeasure[];
-  readonly sort: readonly AggregateSortKey[];
+/** A resolved aggregate read: the adapter's arguments, with the page always bounded (by `maxGroups` at most). */
+export type AggregatePlan = Omit<AggregateArgs, 'count' | 'session' | 'limit' | 'offset'> & {
   readonly limit: number;
   readonly offset: number;
-}
+};
 
 /** The aggregate's own parameters; the rest of the wire is the list grammar's. */
 const OWN_PARAMS = ['groupBy', 'count', ...MEASURE_FUNCTIONS, 'sort', 'limit', 'offset'] as const;
