@@ -77,7 +77,9 @@ async function main(): Promise<void> {
     const [restPage, toolPage, restPatch, toolPatch] = await Promise.all(
       SCENARIOS.map((scenario) => answer(port, scenario)),
     );
-    if (JSON.stringify(restPage) !== JSON.stringify(toolPage))
+    // The tool's page says besides whether more rows follow, and where: the rest is the REST page.
+    const { hasMore: _more, nextOffset: _next, ...toolRows } = toolPage as Record<string, unknown>;
+    if (JSON.stringify(restPage) !== JSON.stringify(toolRows))
       throw new Error('REST and the tool answered different pages.');
     const { updatedAt: _a, ...rest } = restPatch as Record<string, unknown>;
     const { updatedAt: _b, ...tool } = toolPatch as Record<string, unknown>;

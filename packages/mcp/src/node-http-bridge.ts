@@ -87,9 +87,21 @@ export async function serveNodeRequest(
   const response = await handler.handle(request, { context: call.context, parsedBody: call.parsedBody });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  if (!response.body || isEventStream(headers)) {
+    res.writeHead(response.status, headers);
+    if (response.body) {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    }
+    res.end();
+    return;
   }
-  res.end();
+  // A JSON answer is whole once the handler resolves: written in one piece with its length, rather than chunk by
+  // chunk through the web stream (a call's result is one message).
+  const bytes = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { ...headers, 'content-length': String(bytes.length) });
+  res.end(bytes);
+}
+
+function isEventStream(headers: Record<string, string>): boolean {
+  return /^text\/event-stream\b/i.test(headers['content-type'] ?? '');
 }
