@@ -179,6 +179,25 @@ function isPlainJson(body: unknown): boolean {
   return Array.isArray(body) || prototype === Object.prototype || prototype === null;
 }
 
+/**
+ * Writes the whole answer to an Express POST at once and says so; false (nothing written) on Fastify or another
+ * method. Express's `res.send` would hash the body for an ETag and check its freshness, which only a GET or HEAD can
+ * use.
+ */
+export function writeExpressPostAnswer(
+  request: Pick<SvcHttpRequest, 'method'>,
+  response: SvcHttpResponse,
+  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string },
+): boolean {
+  if (isFastify(response) || request.method !== 'POST') return false;
+  const raw = response as ServerResponse;
+  raw.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) raw.setHeader(name, value);
+  raw.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  raw.end(answer.body);
+  return true;
+}
+
 /** Answers at once, outside Nest's reply (OPTIONS, problem responses): a status, headers and an optional body. */
 export function sendNow(response: SvcHttpResponse, status: number, body?: string): void {
   if (isFastify(response)) {

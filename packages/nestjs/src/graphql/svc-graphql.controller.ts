@@ -8,7 +8,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { GraphQLSchema } from 'graphql';
 import type { SvcGraphqlHandler } from '@svc/graphql';
 import { SvcException } from '@svc/core';
-import { readLimitedBody, type SvcHttpRequest } from '../http-exchange';
+import { readLimitedBody, writeExpressPostAnswer, type SvcHttpRequest } from '../http-exchange';
 import { rememberResponse, routeGuardsGate } from '../route-guards';
 import { SvcRegistry } from '../svc-registry';
 import { loadSvcGraphql, type SvcGraphqlModule } from './load-svc-graphql';
@@ -97,8 +97,10 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
         raw: request,
         context: undefined,
       });
+      const headers = init.headers ?? {};
+      if (writeExpressPostAnswer(request, reply, { status: init.status, headers, body: body ?? '' })) return;
       reply.status(init.status);
-      for (const [name, value] of Object.entries(init.headers ?? {})) reply.header(name, value);
+      for (const [name, value] of Object.entries(headers)) reply.header(name, value);
       reply.send(body ?? '');
     }
   }
