@@ -12,6 +12,7 @@ import { DocumentCache } from './document-cache';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
 import { DEFAULT_MAX_ALIASES, DEFAULT_MAX_FIELDS, maxAliasesRule, maxFieldsRule } from './operation-field-limit';
 import { maxCostRule } from './operation-cost';
+import { plannedExecute } from './planned-execution';
 
 export interface SvcGraphqlHandlerOptions<Raw> {
   readonly schema: GraphQLSchema;
@@ -77,6 +78,8 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
         ? [tooDeep('variables', `The variables nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`)]
         : undefined,
     ...(cache ? { validate: cache.validate } : {}),
+    // Svc's queries run from a plan of their selections; anything else through graphql-js (planned-execution.ts).
+    execute: plannedExecute,
     validationRules: [
       maxRootFieldsRule(options.maxRootFields ?? DEFAULT_MAX_ROOT_FIELDS),
       maxFieldsRule(options.maxFields ?? DEFAULT_MAX_FIELDS),

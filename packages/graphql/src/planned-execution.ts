@@ -1,0 +1,271 @@
+/**
+ * Queries executed from a plan rather than by a resolver per field. Svc's query fields answer rows the engine has
+ * already read, scoped and shaped, and every field below them is a property of those rows (no resolver of its own).
+ * For a query whose root fields are all resolved that way and whose selections carry no directive, the plan (which
+ * property goes under which response key, and how each leaf is serialized) is worked out once per parsed document.
+ * A run then calls the root fields' resolvers as graphql-js would and copies the selected properties into the answer.
+ *
+ * Everything else is executed by graphql-js: mutations, introspection, `@skip`/`@include`, a field with a resolver,
+ * abstract types. So is any run in which a resolver fails or a value is not what its type says (a null where the type
+ * is non-null, a leaf its scalar refuses): graphql-js then answers with its own errors, paths and null propagation,
+ * reading again (a query only reads).
+ *
+ * Written here rather than taken from graphql-jit: graphql-jit compiles generated code per document (and stalled the
+ * event loop on some of the GraphQL fuzz's documents), and it does not run on graphql 17, which the newest line uses.
+ */
+import {
+  execute,
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLLeafType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+
+/** Turns a resolved value into its place in the answer; throws `DECLINED` where graphql-js must answer instead. */
+type Completer = (value: unknown) => unknown;
+
+/** Thrown (never reported) when a run leaves the plan: graphql-js executes the operation instead. */
+const DECLINED = Symbol('svc.planDeclined');
+
+interface RootField {
+  readonly key: string;
+  readonly field: GraphQLField<unknown, unknown>;
+  readonly nodes: readonly FieldNode[];
+  readonly complete: Completer;
+}
+
+interface Plan {
+  readonly operation: OperationDefinitionNode;
+  readonly query: GraphQLObjectType;
+  readonly fragments: Record<string, FragmentDefinitionNode>;
+  /** The response keys in order; `__typename` keys hold the root type's name. */
+  readonly keys: readonly (RootField | { readonly key: string; readonly typename: string })[];
+}
+
+/** Plans by document and operation name; `null` for an operation graphql-js executes. */
+const plans = new WeakMap<DocumentNode, Map<string, Plan | null>>();
+
+/** graphql-http's `execute`: a planned run where the operation has a plan, graphql-js's `execute` otherwise. */
+export function plannedExecute(args: ExecutionArgs): ReturnType<typeof execute> {
+  const plan = planFor(args);
+  if (!plan) return execute(args);
+  return run(plan, args);
+}
+
+function planFor(args: ExecutionArgs): Plan | null {
+  let byName = plans.get(args.document);
+  if (!byName) plans.set(args.document, (byName = new Map()));
+  const name = args.operationName ?? '';
+  let plan = byName.get(name);
+  if (plan === undefined) {
+    plan = planOperation(args);
+    byName.set(name, plan);
+  }
+  return plan;
+}
+
+async function run(plan: Plan, args: ExecutionArgs): Promise<ExecutionResult> {
+  const coerced = getVariableValues(
+    args.schema,
+    plan.operation.variableDefinitions ?? [],
+    args.variableValues ?? {},
+  ) as unknown as { errors?: unknown; coerced?: unknown; variableValues?: unknown };
+  // graphql 16 answers `{ coerced }`, 17 `{ variableValues }`: each hands its own shape back to its resolvers.
+  if (coerced.errors) return execute(args);
+  const variables = (coerced.variableValues ?? coerced.coerced) as GraphQLResolveInfo['variableValues'];
+  try {
+    const values = await Promise.all(
+      plan.keys.map((entry) => ('typename' in entry ? entry.typename : resolveRoot(plan, args, entry, variables))),
+    );
+    const data: Record<string, unknown> = {};
+    plan.keys.forEach((entry, index) => {
+      data[entry.key] = 'typename' in entry ? entry.typename : entry.complete(values[index]);
+    });
+    return { data };
+  } catch {
+    // A failed resolver or a value off the plan: graphql-js answers with its errors and their paths.
+    return execute(args);
+  }
+}
+
+function resolveRoot(
+  plan: Plan,
+  args: ExecutionArgs,
+  root: RootField,
+  variables: GraphQLResolveInfo['variableValues'],
+): unknown {
+  const info = {
+    fieldName: root.field.name,
+    fieldNodes: root.nodes,
+    returnType: root.field.type,
+    parentType: plan.query,
+    path: { prev: undefined, key: root.key, typename: plan.query.name },
+    schema: args.schema,
+    fragments: plan.fragments,
+    rootValue: args.rootValue,
+    operation: plan.operation,
+    variableValues: variables,
+  } as unknown as GraphQLResolveInfo;
+  const values = getArgumentValues(root.field, root.nodes[0]!, variables);
+  return root.field.resolve!(args.rootValue, values, args.contextValue, info);
+}
+
+/** The plan of the operation, or null when graphql-js must execute it. */
+function planOperation(args: ExecutionArgs): Plan | null {
+  const operation = getOperationAST(args.document, args.operationName);
+  const query = args.schema.getQueryType();
+  if (!operation || operation.operation !== 'query' || !query || operation.directives?.length) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of args.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  const selections = collect(query, [operation.selectionSet], fragments);
+  if (!selections) return null;
+  const keys: Plan['keys'][number][] = [];
+  for (const [key, nodes] of selections) {
+    const name = nodes[0]!.name.value;
+    if (name === '__typename') {
+      keys.push({ key, typename: query.name });
+      continue;
+    }
+    const field = query.getFields()[name];
+    if (!field?.resolve) return null;
+    const complete = completerOf(field.type, nodes, fragments);
+    if (!complete) return null;
+    keys.push({ key, field, nodes, complete });
+  }
+  return { operation, query, fragments, keys };
+}
+
+/**
+ * The fields selected on `parent`, fragments expanded, by response key in order of first appearance (as graphql-js
+ * collects them); undefined when a selection carries a directive or a fragment names another type.
+ */
+function collect(
+  parent: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  out: Map<string, FieldNode[]> = new Map(),
+  spread: Set<string> = new Set(),
+): Map<string, FieldNode[]> | undefined {
+  for (const set of sets) {
+    for (const selection of set.selections) {
+      if (selection.directives?.length) return undefined;
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const nodes = out.get(key);
+        if (nodes) nodes.push(selection);
+        else out.set(key, [selection]);
+        continue;
+      }
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value];
+      if (!fragment || fragment.directives?.length) return undefined;
+      if (fragment.typeCondition && fragment.typeCondition.name.value !== parent.name) return undefined;
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        if (spread.has(selection.name.value)) continue;
+        spread.add(selection.name.value);
+      }
+      if (!collect(parent, [fragment.selectionSet], fragments, out, spread)) return undefined;
+    }
+  }
+  return out;
+}
+
+function completerOf(
+  type: GraphQLOutputType,
+  nodes: readonly FieldNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+): Completer | undefined {
+  if (isNonNullType(type)) {
+    const inner = completerOf(type.ofType, nodes, fragments);
+    return (
+      inner &&
+      ((value) => {
+        const completed = inner(value);
+        if (completed === null || completed === undefined) throw DECLINED;
+        return completed;
+      })
+    );
+  }
+  if (isListType(type)) {
+    const inner = completerOf(type.ofType, nodes, fragments);
+    return (
+      inner &&
+      ((value) => {
+        if (value === null || value === undefined) return null;
+        if (!Array.isArray(value)) throw DECLINED;
+        return value.map(inner);
+      })
+    );
+  }
+  if (isLeafType(type)) return leafCompleter(type);
+  if (isObjectType(type)) return objectCompleter(type, nodes, fragments);
+  return undefined;
+}
+
+function leafCompleter(type: GraphQLLeafType): Completer {
+  return (value) => {
+    if (value === null || value === undefined) return null;
+    const serialized = type.serialize(value);
+    if (serialized === undefined) throw DECLINED;
+    return serialized;
+  };
+}
+
+function objectCompleter(
+  type: GraphQLObjectType,
+  nodes: readonly FieldNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+): Completer | undefined {
+  if (type.isTypeOf) return undefined;
+  const sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  const selections = collect(type, sets, fragments);
+  if (!selections) return undefined;
+  const fields = type.getFields();
+  const entries: { readonly key: string; readonly name: string; readonly complete: Completer }[] = [];
+  for (const [key, selected] of selections) {
+    const name = selected[0]!.name.value;
+    if (name === '__typename') {
+      entries.push({ key, name, complete: () => type.name });
+      continue;
+    }
+    const field = fields[name];
+    if (!field || field.resolve || field.args.length > 0) return undefined;
+    const complete = completerOf(field.type, selected, fragments);
+    if (!complete) return undefined;
+    entries.push({ key, name, complete });
+  }
+  return (value) => {
+    if (value === null || value === undefined) return null;
+    if (typeof value !== 'object') throw DECLINED;
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const { key, name, complete } of entries) {
+      if (name === '__typename') {
+        out[key] = complete(undefined);
+        continue;
+      }
+      const property = source[name];
+      // graphql-js's default resolver calls a function it finds; rows hold none, so one is left to graphql-js.
+      if (typeof property === 'function') throw DECLINED;
+      out[key] = complete(property);
+    }
+    return out;
+  };
+}
