@@ -10,9 +10,9 @@
  * scales the case counts.
  */
 import type { AddressInfo } from 'node:net';
-import { operationCost, buildSvcSchema } from '@svc/graphql';
+import { operationCost, buildSvcSchema, plannedExecute } from '@svc/graphql';
 import { SvcRegistry } from '@svc/nestjs';
-import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { Author, Book, Review, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES, type TestDatabaseName } from '../support/test-databases';
@@ -26,6 +26,8 @@ const SEED = seedFrom(process.env['FUZZ_SEED'], 20261127);
 const SCALE = Number(process.env['FUZZ_CASES'] ?? '1') > 0 ? Number(process.env['FUZZ_CASES'] ?? '1') : 1;
 const CASES: Record<TestDatabaseName, number> = { sqlite: 3_000, postgres: 1_000, mysql: 1_000 };
 const CONCURRENCY = 8;
+/** Generated documents whose valid queries run both from their plan and by graphql-js, compared. */
+const PLANNED_CASES = Math.round(600 * SCALE);
 /** The largest answer any case may get, and the longest it may take (on a loaded two-core machine). */
 const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 const MAX_MILLISECONDS = 5_000;
@@ -124,6 +126,29 @@ describe.each(TEST_DATABASES)('GraphQL fuzz on $name', (db) => {
         `${failures.length} of ${cases.length} GraphQL fuzz cases broke the rules on ${db.name} (FUZZ_SEED=${SEED}):\n${shown}`,
       );
     }
+  }, 600_000);
+
+  it(`answers every valid query from its plan as graphql-js executes it (${PLANNED_CASES} cases)`, async () => {
+    const generator = new GraphqlGenerator(new Prng(SEED + 1), schema);
+    const compared = new Map<string, number>();
+    const differences: string[] = [];
+    for (let index = 0; index < PLANNED_CASES; index++) {
+      const fuzzCase = generator.next();
+      const document = parsed(fuzzCase.query);
+      // A valid query only: a mutation would be written twice, and graphql-http never executes an invalid document.
+      if (!document || getOperationAST(document)?.operation !== 'query' || validate(schema, document).length > 0)
+        continue;
+      const args = { schema, document, variableValues: fuzzCase.variables, contextValue: {} };
+      const [planned, reference] = [await plannedExecute(args), await execute(args)];
+      compared.set(fuzzCase.kind, (compared.get(fuzzCase.kind) ?? 0) + 1);
+      if (JSON.stringify(planned) !== JSON.stringify(reference))
+        differences.push(
+          `${fuzzCase.query.slice(0, 300)}\n    planned ${JSON.stringify(planned).slice(0, 300)}\n    graphql-js ${JSON.stringify(reference).slice(0, 300)}`,
+        );
+    }
+    report(`graphql planned execution ${db.name}: compared ${formatCounts(compared)}\n`);
+    expect(differences.slice(0, 5)).toEqual([]);
+    expect([...compared.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(PLANNED_CASES / 10);
   }, 600_000);
 
   it('leaves every table as it was: row counts and a hash of all rows', async () => {

@@ -2,6 +2,7 @@
 export { buildSvcSchema } from './build-svc-schema';
 export type { SvcSchemaOptions } from './build-svc-schema';
 export { createSvcGraphqlHandler } from './svc-graphql-handler';
+export { plannedExecute } from './planned-execution';
 export type { SvcGraphqlHandler, SvcGraphqlHandlerOptions } from './svc-graphql-handler';
 export { maxRootFieldsRule, DEFAULT_MAX_ROOT_FIELDS } from './root-field-limit';
 export { maxFieldsRule, maxAliasesRule, DEFAULT_MAX_FIELDS, DEFAULT_MAX_ALIASES } from './operation-field-limit';
