@@ -4,6 +4,7 @@
  */
 import { MemoryCacheStore, type CacheStore, type PolicyArgs, type SvcContext, type SvcOptions } from '@svc/core';
 import type { Type } from '@nestjs/common';
+import { SvcRegistry } from '@svc/nestjs';
 import request from 'supertest';
 import { Author, BOOKSTORE_ENTITIES, Book } from '../fixtures/bookstore-entities';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
@@ -76,6 +77,21 @@ describe.each(STORES)('result cache through $store', ({ suite, create }) => {
       await t.dataSource.getRepository(Book).save([{ title: 'One', author: ann }, { title: 'Two' }]);
     });
     afterAll(() => t.close());
+
+    it('hashes no ETag a GraphQL or MCP read never sends, unless the cache may serve its answer over REST', async () => {
+      const registry = t.app.get(SvcRegistry);
+      const serviceAt = (path: string) =>
+        registry.controllers().find(({ controller }) => Reflect.getMetadata('path', controller) === path)!.service;
+      const [book] = await t.dataSource.getRepository(Book).find({ take: 1 });
+      const etagOf = async (path: string, surface: string) =>
+        (await serviceAt(path).engine.execute({ operation: 'findOne', id: book!.id, surface })).etag;
+      for (const surface of ['graphql', 'mcp']) expect(await etagOf('uncached', surface)).toBeUndefined();
+      for (const surface of ['rest', 'service']) expect(await etagOf('uncached', surface)).toMatch(/^"/);
+      // A cached entry is shared by surfaces: the one a GraphQL read fills carries the ETag REST will send.
+      expect(await etagOf('books', 'graphql')).toMatch(/^"/);
+      const rest = await get(`/books/${book!.id}`).expect(200);
+      expect(rest.headers['etag']).toMatch(/^"/);
+    });
 
     it('serves a repeated list and item read without touching the database', async () => {
       const first = await get('/books?sort=id').expect(200);

@@ -52,3 +52,16 @@ export interface OperationCall {
 export function etagsOn(call: OperationCall): boolean {
   return call.settings.cache !== false && call.settings.cache.etag;
 }
+
+/** Surfaces that answer without HTTP validators: no ETag reaches their callers, and none comes back in If-Match. */
+const SURFACES_WITHOUT_ETAGS: ReadonlySet<string> = new Set(['graphql', 'mcp']);
+
+/**
+ * True when the response is worth its ETag: ETags are on, and the call's surface sends it, or the result cache may
+ * keep the response for a surface that does (its key does not name the surface).
+ */
+export function responseEtagOn(call: OperationCall): boolean {
+  const cache = call.settings.cache;
+  if (cache === false || !cache.etag) return false;
+  return !SURFACES_WITHOUT_ETAGS.has(call.request.surface ?? '') || cache.ttl !== false;
+}

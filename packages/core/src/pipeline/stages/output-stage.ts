@@ -2,7 +2,7 @@
 import { computeEtag, computeShapedEtag } from '../../cache/etag';
 import type { Row } from '../../persistence/repository-adapter';
 import { projectRow } from '../../schema/output-projection';
-import { etagsOn, type ExecuteResponse, type OperationCall } from '../operation-call';
+import { responseEtagOn, type ExecuteResponse, type OperationCall } from '../operation-call';
 import { ifNoneMatchHits } from './precondition-stage';
 import { stage } from '../stage';
 import { assertOutput, type OutputValidator } from '../../schema/output-slots';
@@ -15,7 +15,7 @@ export function itemResponse(
   const state = projectRow(row, call.entity.output);
   const operationFields = call.operation.outputFields;
   const body = options.body ?? (operationFields ? projectRow(row, { fields: operationFields }) : state);
-  if (!etagsOn(call)) return { status: options.status ?? 200, body, headers: {} };
+  if (!responseEtagOn(call)) return { status: options.status ?? 200, body, headers: {} };
   const etag = body === state ? computeEtag(state) : computeShapedEtag(state, body);
   if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };
   return { status: options.status ?? 200, body, etag, headers: { ETag: etag } };
