@@ -22,7 +22,7 @@ import type { EntityPlan } from './entity-plan';
 import { toGraphqlError } from './graphql-errors';
 import { pascal } from './graphql-names';
 import { listPairs, type ListArgs } from './list-arguments';
-import { collectFields, shapePairs } from './selection-query';
+import { collectFields, shapeCache, shapePairs, type Shape, type ShapeCache } from './selection-query';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteSlot } from './write-input-types';
 import { batchField } from './batch-fields';
@@ -54,15 +54,17 @@ function guardedAll(args: EntityFieldsArgs, fields: Record<string, Field>): Reco
 }
 
 /** The selection of a field that answers one row, as the `select` and `include` pairs of a read by id. */
-function itemShape(args: EntityFieldsArgs, info: GraphQLResolveInfo): ReturnType<typeof shapePairs> {
-  return shapePairs({
-    plan: args.plan,
-    sets: selectionSets(info),
-    fragments: info.fragments,
-    variables: info.variableValues,
-    served: args.plan.outputItem,
-    plans: args.plans,
-  });
+function itemShape(args: EntityFieldsArgs, info: GraphQLResolveInfo, shapeOf: ShapeCache): Shape {
+  return shapeOf(info.fieldNodes, info.fragments, () =>
+    shapePairs({
+      plan: args.plan,
+      sets: selectionSets(info),
+      fragments: info.fragments,
+      variables: info.variableValues,
+      served: args.plan.outputItem,
+      plans: args.plans,
+    }),
+  );
 }
 
 function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
@@ -88,12 +90,13 @@ export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
 
 function itemField(args: EntityFieldsArgs, operation: OperationDescription): Field {
   const { plan } = args;
+  const shapeOf = shapeCache();
   return {
     type: args.object,
     description: `One ${plan.typeName} by its ${plan.description.lookup.param}.`,
     args: ID_ARG,
     resolve: async (_source, input, context, info) => {
-      const { pairs } = itemShape(args, info);
+      const { pairs } = itemShape(args, info, shapeOf);
       return (await execute(args, context, { operation: operation.id, id: input['id'], query: pairs })).body;
     },
   };
@@ -101,21 +104,23 @@ function itemField(args: EntityFieldsArgs, operation: OperationDescription): Fie
 
 function listField(args: EntityFieldsArgs, operation: OperationDescription, list: GraphQLObjectType): Field {
   const { plan } = args;
+  const shapeOf = shapeCache();
   return {
     type: new GraphQLNonNull(list),
     description: `A page of ${plan.typeName} rows.`,
     args: listArguments(args),
     extensions: { [PAGE_EXTENSION]: pageSizeOf(plan) },
     resolve: async (_source, input, context, info) => {
-      const items = collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [];
-      const { pairs } = shapePairs({
-        plan,
-        sets: items,
-        fragments: info.fragments,
-        variables: info.variableValues,
-        served: plan.outputList,
-        plans: args.plans,
-      });
+      const { pairs } = shapeOf(info.fieldNodes, info.fragments, () =>
+        shapePairs({
+          plan,
+          sets: collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [],
+          fragments: info.fragments,
+          variables: info.variableValues,
+          served: plan.outputList,
+          plans: args.plans,
+        }),
+      );
       const query = [...listPairs(plan, input as ListArgs, args.filter), ...pairs];
       return (await execute(args, context, { operation: operation.id, query })).body;
     },
@@ -181,6 +186,7 @@ function writeField(args: EntityFieldsArgs, operation: OperationDescription): Fi
   const input = slot ? args.writes[operation.body as WriteSlot] : undefined;
   const fieldArgs: GraphQLFieldConfigArgumentMap = { ...(byId ? ID_ARG : {}) };
   if (input) fieldArgs['input'] = { type: new GraphQLNonNull(input.type) };
+  const shapeOf = shapeCache();
   if (operation.answers === 'none') {
     return {
       type: new GraphQLNonNull(GraphQLBoolean),
@@ -196,7 +202,7 @@ function writeField(args: EntityFieldsArgs, operation: OperationDescription): Fi
     args: fieldArgs,
     resolve: async (_source, values, context, info) => {
       const body = input ? input.toBody(values['input'] as Record<string, unknown>) : slot ? {} : undefined;
-      return writeThenAnswer(args, context, info, {
+      return writeThenAnswer(args, context, info, shapeOf, {
         request: { operation: operation.id, ...(byId ? { id: values['id'] } : {}), ...(body ? { body } : {}) },
         idOf: (response) => (byId ? values['id'] : response.resourceId),
       });
@@ -214,10 +220,11 @@ async function writeThenAnswer(
   args: EntityFieldsArgs,
   contextValue: unknown,
   info: GraphQLResolveInfo,
+  shapeOf: ShapeCache,
   write: { readonly request: Omit<ExecuteRequest, 'context'>; readonly idOf: (response: ExecuteResponse) => unknown },
 ): Promise<unknown> {
   const { plan } = args;
-  const { pairs, hasRelations } = itemShape(args, info);
+  const { pairs, hasRelations } = itemShape(args, info, shapeOf);
   const reread = hasRelations ? plan.item : undefined;
   if (reread) {
     const request = { operation: reread.id, id: write.request.id, query: pairs };

@@ -5,6 +5,7 @@
  */
 import {
   getDirectiveValues,
+  type FieldNode,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
@@ -104,4 +105,51 @@ export function shapePairs(args: ShapeArgs): { pairs: [string, string][]; hasRel
 function keyColumns(plan: EntityPlan, served: ReadonlySet<string>): string[] {
   const keys = plan.description.primaryKeys.filter((key) => served.has(key));
   return keys.length === plan.description.primaryKeys.length ? keys : [];
+}
+
+/** A read's shape: its pairs, and whether it includes relations. */
+export type Shape = ReturnType<typeof shapePairs>;
+
+/** Gives a field's shape, worked out once per field node where it can be. */
+export type ShapeCache = (
+  fieldNodes: readonly FieldNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  compute: () => Shape,
+) => Shape;
+
+/**
+ * A cache of one field's shapes (one per field of one schema, so a node read against another schema is shaped
+ * again). A shape is kept by the field's node when it is the only one and its selections hold no `@skip`/`@include`:
+ * no variable changes it then, and a cached document hands every request the same nodes. Otherwise it is worked out
+ * on every call.
+ */
+export function shapeCache(): ShapeCache {
+  const shapes = new WeakMap<FieldNode, Shape | 'varies'>();
+  return (fieldNodes, fragments, compute) => {
+    const node = fieldNodes.length === 1 ? fieldNodes[0]! : undefined;
+    const known = node && shapes.get(node);
+    if (known && known !== 'varies') return known;
+    const shape = compute();
+    if (node && known === undefined) {
+      shapes.set(node, hasDirectives(node.selectionSet, fragments, new Set()) ? 'varies' : shape);
+    }
+    return shape;
+  };
+}
+
+function hasDirectives(
+  set: SelectionSetNode | undefined,
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  seen: Set<string>,
+): boolean {
+  for (const selection of set?.selections ?? []) {
+    if (selection.directives?.length) return true;
+    if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      const fragment = fragments[selection.name.value];
+      if (seen.has(selection.name.value) || !fragment) continue;
+      seen.add(selection.name.value);
+      if (fragment.directives?.length || hasDirectives(fragment.selectionSet, fragments, seen)) return true;
+    } else if (hasDirectives(selection.selectionSet, fragments, seen)) return true;
+  }
+  return false;
 }
