@@ -1,6 +1,7 @@
 /**
  * What the surface benchmarks (GraphQL and MCP against REST) share: the example app in a child process (SQLite in
- * memory, seeded on start, so the load generator does not share its event loop), and req/s of each scenario at
+ * memory, or the database of BENCH_EXAMPLE_DATABASE_URL, seeded on start, so the load generator does not share its
+ * event loop), and req/s of each scenario at
  * BENCH_CONNECTIONS (default 10) connections, the scenarios alternating for BENCH_ROUNDS rounds of BENCH_DURATION
  * seconds, reported as medians.
  */
@@ -30,7 +31,12 @@ export async function startExample(): Promise<{ child: ChildProcess; port: numbe
     ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/main.ts'],
     {
       cwd: EXAMPLE,
-      env: { ...process.env, PORT: '0', DATABASE_URL: ':memory:', TS_NODE_PROJECT: join(EXAMPLE, 'tsconfig.json') },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATABASE_URL: process.env['BENCH_EXAMPLE_DATABASE_URL'] ?? ':memory:',
+        TS_NODE_PROJECT: join(EXAMPLE, 'tsconfig.json'),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
