@@ -220,9 +220,12 @@ function completerOf(
 }
 
 function leafCompleter(type: GraphQLLeafType): Completer {
+  // graphql 17 coerces output with `coerceOutputValue` (`serialize` is its deprecated alias); graphql 16 has `serialize`.
+  const modern = (type as { coerceOutputValue?: (value: unknown) => unknown }).coerceOutputValue;
+  const coerce = modern ? modern.bind(type) : type.serialize.bind(type);
   return (value) => {
     if (value === null || value === undefined) return null;
-    const serialized = type.serialize(value);
+    const serialized = coerce(value);
     if (serialized === undefined) throw DECLINED;
     return serialized;
   };
