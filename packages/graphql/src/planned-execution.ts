@@ -61,8 +61,13 @@ interface Plan {
 /** Plans by document and operation name; `null` for an operation graphql-js executes. */
 const plans = new WeakMap<DocumentNode, Map<string, Plan | null>>();
 
-/** graphql-http's `execute`: a planned run where the operation has a plan, graphql-js's `execute` otherwise. */
+/**
+ * A graphql-js `execute` for schemas `buildSvcSchema` builds: a planned run where the operation has a plan, graphql-js's
+ * own `execute` otherwise. `createSvcGraphqlHandler` uses it; another server can take it in place of `execute`.
+ */
 export function plannedExecute(args: ExecutionArgs): ReturnType<typeof execute> {
+  // A resolver of the caller's own for fields without one changes what every property read gives: graphql-js runs it.
+  if (args.fieldResolver || args.typeResolver) return execute(args);
   const plan = planFor(args);
   if (!plan) return execute(args);
   return run(plan, args);
