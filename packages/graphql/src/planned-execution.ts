@@ -43,10 +43,12 @@ type Completer = (value: unknown) => unknown;
 /** Thrown (never reported) when a run leaves the plan: graphql-js executes the operation instead. */
 const DECLINED = Symbol('svc.planDeclined');
 
-interface RootField {
+/** One response key of an object: the field it reads (by name; none for `__typename`) and how its value completes. */
+interface Entry {
   readonly key: string;
-  readonly field: GraphQLField<unknown, unknown>;
+  readonly name: string;
   readonly nodes: readonly FieldNode[];
+  readonly field?: GraphQLField<unknown, unknown>;
   readonly complete: Completer;
 }
 
@@ -54,8 +56,8 @@ interface Plan {
   readonly operation: OperationDefinitionNode;
   readonly query: GraphQLObjectType;
   readonly fragments: Record<string, FragmentDefinitionNode>;
-  /** The response keys in order; `__typename` keys hold the root type's name. */
-  readonly keys: readonly (RootField | { readonly key: string; readonly typename: string })[];
+  /** The root response keys in order; each but `__typename` is resolved by its field's own resolver. */
+  readonly roots: readonly Entry[];
 }
 
 /** Plans by document and operation name; `null` for an operation graphql-js executes. */
@@ -96,12 +98,10 @@ async function run(plan: Plan, args: ExecutionArgs): Promise<ExecutionResult> {
   const variables = (coerced.variableValues ?? coerced.coerced) as GraphQLResolveInfo['variableValues'];
   try {
     const values = await Promise.all(
-      plan.keys.map((entry) => ('typename' in entry ? entry.typename : resolveRoot(plan, args, entry, variables))),
+      plan.roots.map((root) => root.field && resolveRoot(plan, args, root, root.field, variables)),
     );
     const data: Record<string, unknown> = {};
-    plan.keys.forEach((entry, index) => {
-      data[entry.key] = 'typename' in entry ? entry.typename : entry.complete(values[index]);
-    });
+    plan.roots.forEach((root, index) => (data[root.key] = root.complete(values[index])));
     return { data };
   } catch {
     // A failed resolver or a value off the plan: graphql-js answers with its errors and their paths.
@@ -112,13 +112,14 @@ async function run(plan: Plan, args: ExecutionArgs): Promise<ExecutionResult> {
 function resolveRoot(
   plan: Plan,
   args: ExecutionArgs,
-  root: RootField,
+  root: Entry,
+  field: GraphQLField<unknown, unknown>,
   variables: GraphQLResolveInfo['variableValues'],
 ): unknown {
   const info = {
-    fieldName: root.field.name,
+    fieldName: field.name,
     fieldNodes: root.nodes,
-    returnType: root.field.type,
+    returnType: field.type,
     parentType: plan.query,
     path: { prev: undefined, key: root.key, typename: plan.query.name },
     schema: args.schema,
@@ -127,8 +128,8 @@ function resolveRoot(
     operation: plan.operation,
     variableValues: variables,
   } as unknown as GraphQLResolveInfo;
-  const values = getArgumentValues(root.field, root.nodes[0]!, variables);
-  return root.field.resolve!(args.rootValue, values, args.contextValue, info);
+  const values = getArgumentValues(field, root.nodes[0]!, variables);
+  return field.resolve!(args.rootValue, values, args.contextValue, info);
 }
 
 /** The plan of the operation, or null when graphql-js must execute it. */
@@ -140,22 +141,37 @@ function planOperation(args: ExecutionArgs): Plan | null {
   for (const definition of args.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   }
-  const selections = collect(query, [operation.selectionSet], fragments);
-  if (!selections) return null;
-  const keys: Plan['keys'][number][] = [];
+  const roots = entriesOf(query, [operation.selectionSet], fragments, (field) => field.resolve !== undefined);
+  return roots ? { operation, query, fragments, roots } : null;
+}
+
+/**
+ * The entries of the fields selected on `type`, each with its completer; undefined when graphql-js must run the
+ * selection (a directive, a fragment on another type, a field `planned` refuses, or a type no completer takes).
+ */
+function entriesOf(
+  type: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  planned: (field: GraphQLField<unknown, unknown>) => boolean,
+): Entry[] | undefined {
+  const selections = collect(type, sets, fragments);
+  if (!selections) return undefined;
+  const fields = type.getFields();
+  const entries: Entry[] = [];
   for (const [key, nodes] of selections) {
     const name = nodes[0]!.name.value;
     if (name === '__typename') {
-      keys.push({ key, typename: query.name });
+      entries.push({ key, name, nodes, complete: () => type.name });
       continue;
     }
-    const field = query.getFields()[name];
-    if (!field?.resolve) return null;
+    const field = fields[name];
+    if (!field || !planned(field)) return undefined;
     const complete = completerOf(field.type, nodes, fragments);
-    if (!complete) return null;
-    keys.push({ key, field, nodes, complete });
+    if (!complete) return undefined;
+    entries.push({ key, name, nodes, field, complete });
   }
-  return { operation, query, fragments, keys };
+  return entries;
 }
 
 /**
@@ -243,32 +259,15 @@ function objectCompleter(
 ): Completer | undefined {
   if (type.isTypeOf) return undefined;
   const sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
-  const selections = collect(type, sets, fragments);
-  if (!selections) return undefined;
-  const fields = type.getFields();
-  const entries: { readonly key: string; readonly name: string; readonly complete: Completer }[] = [];
-  for (const [key, selected] of selections) {
-    const name = selected[0]!.name.value;
-    if (name === '__typename') {
-      entries.push({ key, name, complete: () => type.name });
-      continue;
-    }
-    const field = fields[name];
-    if (!field || field.resolve || field.args.length > 0) return undefined;
-    const complete = completerOf(field.type, selected, fragments);
-    if (!complete) return undefined;
-    entries.push({ key, name, complete });
-  }
+  // Below the root, a field is a row's property: one with a resolver or arguments of its own is graphql-js's to run.
+  const entries = entriesOf(type, sets, fragments, (field) => !field.resolve && field.args.length === 0);
+  if (!entries) return undefined;
   return (value) => {
     if (value === null || value === undefined) return null;
     if (typeof value !== 'object') throw DECLINED;
     const source = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const { key, name, complete } of entries) {
-      if (name === '__typename') {
-        out[key] = complete(undefined);
-        continue;
-      }
       const property = source[name];
       // graphql-js's default resolver calls a function it finds; rows hold none, so one is left to graphql-js.
       if (typeof property === 'function') throw DECLINED;
