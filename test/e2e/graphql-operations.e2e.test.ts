@@ -4,6 +4,9 @@
  * request reaching policy.
  */
 import type { SvcContext } from '@svc/core';
+import { buildSvcSchema, plannedExecute } from '@svc/graphql';
+import { SvcRegistry } from '@svc/nestjs';
+import { parse } from 'graphql';
 import { Author, BOOKSTORE_ENTITIES, Book, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { StatementCounter } from '../support/statement-counter';
@@ -127,6 +130,30 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       expect(books).toMatchObject({ total: 10, limit: 3, offset: 1 });
       expect(books.items.map((book) => book.pages)).toEqual([260, 240, 220]);
       expect(typeof books.items[0]!.id).toBe('string');
+    });
+
+    it('answers a key aliased __proto__ as any other key', async () => {
+      const answer = await gql('{ __proto__: books(limit: 1) { items { __proto__: title } } }');
+      const data = dataOf(answer) as Record<string, { items: Record<string, unknown>[] }>;
+      expect(Object.hasOwn(data, '__proto__')).toBe(true);
+      expect(Object.hasOwn(data['__proto__']!.items[0]!, '__proto__')).toBe(true);
+      expect(data['__proto__']!.items[0]!['__proto__']).toBe('Book 00');
+    });
+
+    it('runs a document against the schema it is given, whichever schema ran it before', async () => {
+      const calls: string[] = [];
+      const schemaOf = (name: string) =>
+        buildSvcSchema(t.app.get(SvcRegistry).instance, {
+          exclude: ['Review'],
+          gate: async () => void calls.push(name),
+        });
+      const [first, second] = [schemaOf('first'), schemaOf('second')];
+      const document = parse('{ books(limit: 1) { items { title } } }');
+      for (const schema of [first, second]) {
+        const answer = await plannedExecute({ schema, document, contextValue: { request: { headers: {} } } });
+        expect(answer).toEqual({ data: { books: { items: [{ title: 'Book 00' }] } } });
+      }
+      expect(calls).toEqual(['first', 'second']);
     });
 
     it('searches when search is on', async () => {

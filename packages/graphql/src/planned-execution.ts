@@ -33,6 +33,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLResolveInfo,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
@@ -60,8 +61,8 @@ interface Plan {
   readonly roots: readonly Entry[];
 }
 
-/** Plans by document and operation name; `null` for an operation graphql-js executes. */
-const plans = new WeakMap<DocumentNode, Map<string, Plan | null>>();
+/** Plans by schema, document and operation name; `null` for an operation graphql-js executes. */
+const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string | undefined, Plan | null>>>();
 
 /**
  * A graphql-js `execute` for schemas `buildSvcSchema` builds: a planned run where the operation has a plan, graphql-js's
@@ -76,9 +77,11 @@ export function plannedExecute(args: ExecutionArgs): ReturnType<typeof execute> 
 }
 
 function planFor(args: ExecutionArgs): Plan | null {
-  let byName = plans.get(args.document);
-  if (!byName) plans.set(args.document, (byName = new Map()));
-  const name = args.operationName ?? '';
+  let byDocument = plans.get(args.schema);
+  if (!byDocument) plans.set(args.schema, (byDocument = new WeakMap()));
+  let byName = byDocument.get(args.document);
+  if (!byName) byDocument.set(args.document, (byName = new Map()));
+  const name = args.operationName ?? undefined;
   let plan = byName.get(name);
   if (plan === undefined) {
     plan = planOperation(args);
@@ -190,6 +193,8 @@ function collect(
       if (selection.directives?.length) return undefined;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
+        // The answer's objects are plain: a `__proto__` key would set a prototype rather than hold a value.
+        if (key === '__proto__') return undefined;
         const nodes = out.get(key);
         if (nodes) nodes.push(selection);
         else out.set(key, [selection]);
