@@ -94,6 +94,7 @@ export class RedisCacheStore implements CacheStore {
     const entity = entityOf(key);
     if (!this.usable(entity)) return undefined;
     let reply: [string, string | null];
+    const sent = this.reporter.mark;
     try {
       reply = await bounded(
         this.client.svcCacheGet(this.generationKey(entity), this.entryPrefix(entity), key),
@@ -103,7 +104,7 @@ export class RedisCacheStore implements CacheStore {
       this.reporter.failed(error);
       return undefined;
     }
-    this.succeeded();
+    this.succeeded(sent);
     const [generation, text] = reply;
     if (text !== null) {
       try {
@@ -123,6 +124,7 @@ export class RedisCacheStore implements CacheStore {
     const entity = entityOf(key);
     if (!this.usable(entity)) return;
     const ttlMs = Math.max(1, Math.round(ttlSeconds * 1000));
+    const sent = this.reporter.mark;
     try {
       await bounded(
         this.client.svcCacheSet(
@@ -134,7 +136,7 @@ export class RedisCacheStore implements CacheStore {
         ),
         this.timeoutMs,
       );
-      this.succeeded();
+      this.succeeded(sent);
     } catch (error) {
       this.reporter.failed(error);
     }
@@ -142,10 +144,11 @@ export class RedisCacheStore implements CacheStore {
 
   /** One INCR: every entry of the entity, on every instance, is orphaned. Throws when Redis cannot take it. */
   async invalidate(entity: string): Promise<void> {
+    const sent = this.reporter.mark;
     try {
       if (!isReady(this.client)) throw new Error(`the connection is ${this.client.status}`);
       await bounded(this.client.incr(this.generationKey(entity)), this.timeoutMs);
-      this.succeeded();
+      this.succeeded(sent);
     } catch (error) {
       // Remembered, and bumped as soon as Redis is back; meanwhile this instance serves the entity uncached, and the
       // result cache reads it uncached for as long as an entry can live.
@@ -190,10 +193,10 @@ export class RedisCacheStore implements CacheStore {
     return false;
   }
 
-  /** A command went through: an outage (a dropped connection, or only slow commands) is over. */
-  private succeeded(): void {
+  /** A command sent at `sent` went through: an outage (a dropped connection, or only slow commands) is over. */
+  private succeeded(sent: number): void {
     if (this.unsent.size > 0) void this.recover();
-    else this.reporter.succeeded();
+    else this.reporter.succeeded(sent);
   }
 
   /** Redis is back: the invalidations it missed go first. */
@@ -208,6 +211,7 @@ export class RedisCacheStore implements CacheStore {
   }
 
   private async sendUnsent(): Promise<void> {
+    const sent = this.reporter.mark;
     for (const entity of [...this.unsent]) {
       try {
         await bounded(this.client.incr(this.generationKey(entity)), this.timeoutMs);
@@ -217,7 +221,7 @@ export class RedisCacheStore implements CacheStore {
         return;
       }
     }
-    this.reporter.succeeded();
+    this.reporter.succeeded(sent);
   }
 
   private remember(key: string, generation: string): void {

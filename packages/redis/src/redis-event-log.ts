@@ -130,9 +130,10 @@ export class RedisEventLog {
     if (!isReady(this.client)) return this.keepLocal(event, new Error(`the connection is ${this.client.status}`));
     // The gap goes into the stream ahead of the events after it.
     if (this.unshared.size > 0) await this.announceGap();
+    const sent = this.reporter.mark;
     try {
       await this.add('e', encodeEvent(event));
-      this.reporter.succeeded();
+      this.reporter.succeeded(sent);
     } catch (error) {
       if (this.keptLocal.size >= 1000) this.keptLocal.delete(this.keptLocal.keys().next().value as string);
       this.keptLocal.set(fingerprint(event), Date.now());
@@ -231,9 +232,10 @@ export class RedisEventLog {
       try {
         if (this.reader.status === 'wait' || this.reader.status === 'end') await this.reader.connect();
         cursor ??= await this.end();
+        const sent = this.reporter.mark;
         const reply = (await this.reader.xread('COUNT', 500, 'BLOCK', this.blockMs, 'STREAMS', this.stream, cursor)) as
           [string, StreamEntry[]][] | null;
-        this.reporter.succeeded();
+        this.reporter.succeeded(sent);
         for (const entry of reply?.[0]?.[1] ?? []) {
           cursor = entry[0];
           const gap = gapOf(entry);
