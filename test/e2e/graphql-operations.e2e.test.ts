@@ -207,6 +207,26 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       expect(error.path).toEqual(['book']);
       expect(error.extensions?.problem).toMatchObject({ status: 404, code: 'SVC_NOT_FOUND' });
     });
+
+    it('runs each root field once when one fails: the answer is completed from what the others read', async () => {
+      const alone = await counter.during(async () => dataOf(await gql('{ tags { total } }')));
+      const missing = await counter.during(async () => gql('{ book(id: "99999") { id } }'));
+      const calls: string[] = [];
+      const schema = buildSvcSchema(t.app.get(SvcRegistry).instance, {
+        exclude: ['Review'],
+        gate: async ({ operation }) => void calls.push(operation),
+      });
+      const document = parse('{ book(id: "99999") { id } tags { total } late: book(id: "1") { title pages } }');
+      let answer: Awaited<ReturnType<typeof plannedExecute>> | undefined;
+      const both = await counter.during(async () => {
+        answer = await plannedExecute({ schema, document, contextValue: { request: { headers: {} } } });
+      });
+      expect(answer?.data).toEqual({ book: null, tags: { total: 2 }, late: { title: 'Book 00', pages: 0 } });
+      expect(answer?.errors?.map((error) => error.path)).toEqual([['book']]);
+      expect(calls.sort()).toEqual(['findMany', 'findOne', 'findOne']);
+      const one = await counter.during(async () => gql('{ book(id: "1") { title pages } }'));
+      expect(both).toBe(alone + missing + one);
+    });
   });
 
   describe('typed filters', () => {

@@ -6,9 +6,10 @@
  * A run then calls the root fields' resolvers as graphql-js would and copies the selected properties into the answer.
  *
  * Everything else is executed by graphql-js: mutations, introspection, `@skip`/`@include`, a field with a resolver,
- * abstract types. So is any run in which a resolver fails or a value is not what its type says (a null where the type
- * is non-null, a leaf its scalar refuses): graphql-js then answers with its own errors, paths and null propagation,
- * reading again (a query only reads).
+ * abstract types. So is the completion of any run in which a resolver fails or a value is not what its type says (a
+ * null where the type is non-null, a leaf its scalar refuses): graphql-js then answers with its own errors, paths and
+ * null propagation, from the values the root resolvers already settled on. No resolver runs twice, so a guard counts
+ * a call once, `onError` hears a failure once and a cost limit holds for the work done.
  *
  * Written here rather than taken from graphql-jit: graphql-jit compiles generated code per document (and stalled the
  * event loop on some of the GraphQL fuzz's documents), and it does not run on graphql 17, which the newest line uses.
@@ -99,16 +100,88 @@ async function run(plan: Plan, args: ExecutionArgs): Promise<ExecutionResult> {
   // graphql 16 answers `{ coerced }`, 17 `{ variableValues }`: each hands its own shape back to its resolvers.
   if (coerced.errors) return execute(args);
   const variables = (coerced.variableValues ?? coerced.coerced) as GraphQLResolveInfo['variableValues'];
+  const order = { next: 0 };
+  const outcomes = await Promise.all(
+    plan.roots.map((root) => root.field && settle(() => resolveRoot(plan, args, root, root.field!, variables), order)),
+  );
   try {
-    const values = await Promise.all(
-      plan.roots.map((root) => root.field && resolveRoot(plan, args, root, root.field, variables)),
-    );
     const data: Record<string, unknown> = {};
-    plan.roots.forEach((root, index) => (data[root.key] = root.complete(values[index])));
+    plan.roots.forEach((root, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.failed) throw DECLINED;
+      data[root.key] = root.complete(outcome?.value);
+    });
     return { data };
   } catch {
     // A failed resolver or a value off the plan: graphql-js answers with its errors and their paths.
+    return replay(plan, args, outcomes);
+  }
+}
+
+/** What a root resolver settled on: its value, or what it threw or rejected with, and whether it answered a promise. */
+interface Outcome {
+  readonly value?: unknown;
+  readonly failed?: true;
+  readonly error?: unknown;
+  readonly promised?: true;
+  /** For a promised outcome, when it settled among the others: graphql-js reports failures in that order. */
+  readonly settled?: number;
+}
+
+async function settle(resolve: () => unknown, order: { next: number }): Promise<Outcome> {
+  let answer: unknown;
+  try {
+    answer = resolve();
+  } catch (error) {
+    return { failed: true, error };
+  }
+  if (!isPromiseLike(answer)) return { value: answer };
+  try {
+    const value = await answer;
+    return { value, promised: true, settled: order.next++ };
+  } catch (error) {
+    return { failed: true, error, promised: true, settled: order.next++ };
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/**
+ * graphql-js executes the operation with each root field answering what its resolver already settled on. The root
+ * fields' resolvers are swapped only while `execute` runs synchronously, which is when graphql-js calls them (nothing
+ * else runs meanwhile); a root field called later than that (never, on graphql 16 and 17) would run its own resolver.
+ */
+function replay(
+  plan: Plan,
+  args: ExecutionArgs,
+  outcomes: readonly (Outcome | undefined)[],
+): ReturnType<typeof execute> {
+  const byKey = new Map<string, Outcome>();
+  plan.roots.forEach((root, index) => outcomes[index] && byKey.set(root.key, outcomes[index]));
+  const swapped = new Map<GraphQLField<unknown, unknown>, GraphQLField<unknown, unknown>['resolve']>();
+  for (const { field } of plan.roots) {
+    if (!field || swapped.has(field)) continue;
+    const own = field.resolve!;
+    swapped.set(field, own);
+    field.resolve = (source, values, context, info) => {
+      const outcome = byKey.get(info.path.key as string);
+      if (!outcome) return own(source, values, context, info);
+      byKey.delete(info.path.key as string);
+      if (outcome.failed && !outcome.promised) throw outcome.error;
+      if (!outcome.promised) return outcome.value;
+      // As the resolver answered: a promise (a rejection leaves graphql-js running the other fields, where a throw
+      // would not), settling in the order the first run's did, so graphql-js reports the same failure first.
+      let answer = outcome.failed ? Promise.reject(outcome.error) : Promise.resolve(outcome.value);
+      for (let tick = 0; tick < outcome.settled!; tick++) answer = answer.then();
+      return answer;
+    };
+  }
+  try {
     return execute(args);
+  } finally {
+    for (const [field, own] of swapped) field.resolve = own;
   }
 }
 
