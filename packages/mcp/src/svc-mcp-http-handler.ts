@@ -12,7 +12,6 @@ import {
   originValidationResponse,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SvcContext } from '@svc/core';
 import { createMcpServer, type SvcMcpServerInfo } from './create-mcp-server';
 import { SvcToolset, type SvcToolsetOptions } from './svc-toolset';
@@ -44,10 +43,12 @@ export class SvcMcpHttpHandler {
   private readonly allowedHosts: string[];
   private readonly allowedOrigins: string[];
   /**
-   * The context of the request being served, read by the per-request server factory. Held for the call rather than
-   * keyed by the request object: the SDK hands the factory a copy of the request once it has read the body itself.
+   * The context of each request being served, read by the per-request server factory, which the SDK hands the request
+   * itself (`requestInfo`) on both revisions once the body is parsed here. Only a POST whose body is not JSON reaches
+   * the factory as a copy: it gets no context, and the SDK refuses it before any tool runs. Kept by request object
+   * rather than in an AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole process.
    */
-  private readonly contexts = new AsyncLocalStorage<SvcContext>();
+  private readonly contexts = new WeakMap<Request, SvcContext>();
 
   constructor(options: SvcMcpHttpOptions) {
     this.toolset = new SvcToolset(options);
@@ -55,8 +56,8 @@ export class SvcMcpHttpHandler {
     this.allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
     const info = { name: options.name, version: options.version };
     this.handler = createMcpHandler(
-      // No context (never expected: every request comes through handle) is a caller with no identity.
-      () => createMcpServer(this.toolset, info, this.contexts.getStore() ?? {}),
+      // No context (a body that is not JSON, refused before any tool runs) is a caller with no identity.
+      ({ requestInfo }) => createMcpServer(this.toolset, info, (requestInfo && this.contexts.get(requestInfo)) ?? {}),
       { legacy: 'stateless', ...(options.onError ? { onerror: options.onError } : {}) },
     );
   }
@@ -71,7 +72,8 @@ export class SvcMcpHttpHandler {
     // A JSON-RPC batch would run up to the SDK's 100 tool calls for one request: the revisions served have none.
     if (Array.isArray(body)) return batchRefused();
     const options = body === undefined ? undefined : { parsedBody: body };
-    return this.contexts.run(call.context, () => this.handler.fetch(request, options));
+    this.contexts.set(request, call.context);
+    return this.handler.fetch(request, options);
   }
 
   /** Aborts exchanges in flight. */

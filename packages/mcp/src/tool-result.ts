@@ -10,10 +10,14 @@ export interface SvcToolResult {
   isError?: boolean;
 }
 
-/** A success: `value` (made plain JSON, so dates are their ISO strings) as structured content and as text. */
+/**
+ * A success: `value` as structured content and as its JSON text. The structured content is the value itself, not a
+ * parse of the text: it reaches the client as JSON encoded by the same `JSON.stringify` (dates as their ISO strings),
+ * so the two say the same, and a page is not parsed back for nothing.
+ */
 export function successResult(value: unknown): SvcToolResult {
-  const text = JSON.stringify(value ?? {});
-  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+  const structuredContent = (value ?? {}) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 }
 
 /** A refused or failed call: `isError` with the problem object (its SVC_* code) as structured content and as text. */
