@@ -13,6 +13,7 @@ import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
 import { DEFAULT_MAX_ALIASES, DEFAULT_MAX_FIELDS, maxAliasesRule, maxFieldsRule } from './operation-field-limit';
 import { maxCostRule } from './operation-cost';
 import { plannedExecute } from './planned-execution';
+import { errorlessAnswer } from './answer-body';
 
 export interface SvcGraphqlHandlerOptions<Raw> {
   readonly schema: GraphQLSchema;
@@ -87,6 +88,8 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
       maxCostRule({ maxCost: options.maxCost, listSize: options.listSize }),
     ],
     context: async (request) => ({ ...(await contextOf(request)) }),
+    // An answer without errors is encoded without graphql-http's replacer (answer-body.ts).
+    onOperation: (request, _args, result) => errorlessAnswer(request, result),
   });
 }
 
