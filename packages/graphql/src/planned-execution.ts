@@ -325,7 +325,8 @@ function leafCompleter(type: GraphQLLeafType): Completer {
   return (value) => {
     if (value === null || value === undefined) return null;
     const serialized = coerce(value);
-    if (serialized === undefined) throw DECLINED;
+    // graphql-js reports a scalar that serializes to null or undefined as an error of the field.
+    if (serialized === undefined || serialized === null) throw DECLINED;
     return serialized;
   };
 }

@@ -1,0 +1,90 @@
+/** plannedExecute against graphql-js's execute on a schema of its own: the same answers, each resolver run once. */
+import {
+  execute,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+} from 'graphql';
+import { plannedExecute } from '../src/planned-execution';
+
+const calls: string[] = [];
+const Nothing = new GraphQLScalarType({ name: 'Nothing', serialize: () => null });
+const Row = new GraphQLObjectType({
+  name: 'Row',
+  fields: { title: { type: GraphQLString }, nothing: { type: Nothing } },
+});
+const schema = new GraphQLSchema({
+  query: new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      row: {
+        type: Row,
+        resolve: async () => (calls.push('row'), { title: 'a', nothing: 1 }),
+      },
+      failing: {
+        type: GraphQLString,
+        resolve: async () => {
+          calls.push('failing');
+          throw new Error('refused');
+        },
+      },
+      required: {
+        type: new GraphQLNonNull(GraphQLString),
+        resolve: async () => {
+          calls.push('required');
+          throw new Error('required refused');
+        },
+      },
+    },
+  }),
+});
+
+async function both(query: string): Promise<[unknown, unknown, string[]]> {
+  const document = parse(query);
+  calls.length = 0;
+  const planned = JSON.parse(JSON.stringify(await plannedExecute({ schema, document }))) as unknown;
+  const ran = [...calls];
+  const reference = JSON.parse(JSON.stringify(await execute({ schema, document }))) as unknown;
+  return [planned, reference, ran];
+}
+
+describe('plannedExecute', () => {
+  it('answers from its plan what graphql-js answers', async () => {
+    const [planned, reference, ran] = await both('{ row { title } }');
+    expect(planned).toEqual(reference);
+    expect(planned).toEqual({ data: { row: { title: 'a' } } });
+    expect(ran).toEqual(['row']);
+  });
+
+  it('reports a scalar that serializes to null as graphql-js does, an error of its field', async () => {
+    const [planned, reference] = await both('{ row { title nothing } }');
+    expect(planned).toEqual(reference);
+    expect(planned).toMatchObject({
+      data: { row: { title: 'a', nothing: null } },
+      errors: [{ path: ['row', 'nothing'] }],
+    });
+  });
+
+  it('completes a run with a failed field from what the others settled on, running each resolver once', async () => {
+    const [planned, reference, ran] = await both('{ row { title } failing again: row { title } }');
+    expect(planned).toEqual(reference);
+    expect(planned).toMatchObject({ data: { row: { title: 'a' }, failing: null }, errors: [{ path: ['failing'] }] });
+    expect(ran.sort()).toEqual(['failing', 'row', 'row']);
+  });
+
+  it('nulls the answer for a failed non-null field as graphql-js does, still once', async () => {
+    const [planned, reference, ran] = await both('{ row { title } required }');
+    expect(planned).toEqual(reference);
+    expect(planned).toMatchObject({ data: null, errors: [{ path: ['required'] }] });
+    expect(ran.sort()).toEqual(['required', 'row']);
+  });
+
+  it('leaves the schema as it found it', async () => {
+    const resolvers = Object.values(schema.getQueryType()!.getFields()).map((field) => field.resolve);
+    await both('{ row { title } failing }');
+    expect(Object.values(schema.getQueryType()!.getFields()).map((field) => field.resolve)).toEqual(resolvers);
+  });
+});
