@@ -151,7 +151,9 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 /**
  * graphql-js executes the operation with each root field answering what its resolver already settled on. The root
  * fields' resolvers are swapped only while `execute` runs synchronously, which is when graphql-js calls them (nothing
- * else runs meanwhile); a root field called later than that (never, on graphql 16 and 17) would run its own resolver.
+ * else runs meanwhile); a root field called later than that (never, on graphql 16 and 17) runs its own resolver. A
+ * resolver something else put in place meanwhile (an instrumentation wrapping the fields it finds) is left there: the
+ * swapped one it wraps runs the field's own resolver from then on.
  */
 function replay(
   plan: Plan,
@@ -160,29 +162,46 @@ function replay(
 ): ReturnType<typeof execute> {
   const byKey = new Map<string, Outcome>();
   plan.roots.forEach((root, index) => outcomes[index] && byKey.set(root.key, outcomes[index]));
-  const swapped = new Map<GraphQLField<unknown, unknown>, GraphQLField<unknown, unknown>['resolve']>();
+  const swapped = new Map<GraphQLField<unknown, unknown>, [own: Resolver, settled: Resolver]>();
   for (const { field } of plan.roots) {
     if (!field || swapped.has(field)) continue;
     const own = field.resolve!;
-    swapped.set(field, own);
-    field.resolve = (source, values, context, info) => {
+    const settled: Resolver = (source, values, context, info) => {
       const outcome = byKey.get(info.path.key as string);
       if (!outcome) return own(source, values, context, info);
       byKey.delete(info.path.key as string);
-      if (outcome.failed && !outcome.promised) throw outcome.error;
-      if (!outcome.promised) return outcome.value;
-      // As the resolver answered: a promise (a rejection leaves graphql-js running the other fields, where a throw
-      // would not), settling in the order the first run's did, so graphql-js reports the same failure first.
-      let answer = outcome.failed ? Promise.reject(outcome.error) : Promise.resolve(outcome.value);
-      for (let tick = 0; tick < outcome.settled!; tick++) answer = answer.then();
-      return answer;
+      return answerOf(outcome);
     };
+    swapped.set(field, [own, settled]);
+    field.resolve = settled;
   }
   try {
     return execute(args);
   } finally {
-    for (const [field, own] of swapped) field.resolve = own;
+    byKey.clear();
+    for (const [field, [own, settled]] of swapped) if (field.resolve === settled) field.resolve = own;
   }
+}
+
+type Resolver = NonNullable<GraphQLField<unknown, unknown>['resolve']>;
+
+/**
+ * What the resolver answered, again: its value or throw, or a promise settling in the order the first run's did, a
+ * turn of the event loop apart, so graphql-js meets the failures in the order it would have (the first to fail a
+ * non-null field is the one reported) and, where a later one settled after its answer, does not wait for it.
+ */
+function answerOf(outcome: Outcome): unknown {
+  if (!outcome.promised) {
+    if (outcome.failed) throw outcome.error;
+    return outcome.value;
+  }
+  const settle = () => (outcome.failed ? Promise.reject(outcome.error) : outcome.value);
+  let turns = outcome.settled!;
+  if (turns === 0) return Promise.resolve().then(settle);
+  return new Promise<void>((resolve) => {
+    const next = () => (turns-- > 0 ? setImmediate(next) : resolve());
+    next();
+  }).then(settle);
 }
 
 function resolveRoot(

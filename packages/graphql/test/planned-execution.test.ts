@@ -1,6 +1,7 @@
 /** plannedExecute against graphql-js's execute on a schema of its own: the same answers, each resolver run once. */
 import {
   execute,
+  GraphQLInt,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLScalarType,
@@ -29,6 +30,24 @@ const schema = new GraphQLSchema({
         resolve: async () => {
           calls.push('failing');
           throw new Error('refused');
+        },
+      },
+      late: {
+        type: GraphQLString,
+        args: { ms: { type: GraphQLInt } },
+        resolve: async (_source, { ms }: { ms: number }) => {
+          calls.push('late');
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          throw new Error(`late ${ms}`);
+        },
+      },
+      lateRequired: {
+        type: new GraphQLNonNull(GraphQLString),
+        args: { ms: { type: GraphQLInt } },
+        resolve: async (_source, { ms }: { ms: number }) => {
+          calls.push('lateRequired');
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          throw new Error(`lateRequired ${ms}`);
         },
       },
       required: {
@@ -80,6 +99,17 @@ describe('plannedExecute', () => {
     expect(planned).toEqual(reference);
     expect(planned).toMatchObject({ data: null, errors: [{ path: ['required'] }] });
     expect(ran.sort()).toEqual(['required', 'row']);
+  });
+
+  it('reports failures in the order they happened, the non-null one that nulls the answer first', async () => {
+    for (const query of [
+      '{ r: lateRequired(ms: 5) a: late(ms: 30) }',
+      '{ a: late(ms: 5) r: lateRequired(ms: 30) }',
+      '{ a: late(ms: 30) b: late(ms: 5) row { title } }',
+    ]) {
+      const [planned, reference] = await both(query);
+      expect(planned).toEqual(reference);
+    }
   });
 
   it('leaves the schema as it found it', async () => {

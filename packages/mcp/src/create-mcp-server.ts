@@ -18,15 +18,22 @@ const INSTRUCTIONS =
   'Tools read and write the data of this service. Call svc_describe first: it lists the entities you may use, ' +
   'their fields and filter operators, and the tool of each operation.';
 
-/** A low-level server whose tools run with `context` (policy, filter.apply and set see it). */
-export function createMcpServer(toolset: SvcToolset, info: SvcMcpServerInfo, context: SvcContext): Server {
+/**
+ * A low-level server whose tools run with `context` (policy, filter.apply and set see it). Without a context (a
+ * request whose caller is unknown) it lists no tools and refuses every call.
+ */
+export function createMcpServer(toolset: SvcToolset, info: SvcMcpServerInfo, context: SvcContext | undefined): Server {
   const server = new Server(
     { name: info.name ?? 'svc', version: info.version ?? '0.1.0' },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: await toolset.definitionsFor(context) }) as never);
+  server.setRequestHandler(
+    'tools/list',
+    async () => ({ tools: context ? await toolset.definitionsFor(context) : [] }) as never,
+  );
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
+    if (!context) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The caller of this request is unknown.');
     if (!toolset.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const result = await toolset.call(name, args as Record<string, unknown> | undefined, context);
     return server.projectCallToolResult(result as CallToolResult, toolset.outputSchemaOf(name));

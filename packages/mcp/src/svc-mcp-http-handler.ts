@@ -56,8 +56,7 @@ export class SvcMcpHttpHandler {
     this.allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
     const info = { name: options.name, version: options.version };
     this.handler = createMcpHandler(
-      // No context (a body that is not JSON, refused before any tool runs) is a caller with no identity.
-      ({ requestInfo }) => createMcpServer(this.toolset, info, (requestInfo && this.contexts.get(requestInfo)) ?? {}),
+      ({ requestInfo }) => createMcpServer(this.toolset, info, this.contextOf(requestInfo)),
       { legacy: 'stateless', ...(options.onError ? { onerror: options.onError } : {}) },
     );
   }
@@ -74,6 +73,15 @@ export class SvcMcpHttpHandler {
     const options = body === undefined ? undefined : { parsedBody: body };
     this.contexts.set(request, call.context);
     return this.handler.fetch(request, options);
+  }
+
+  /**
+   * The caller's context of a request the factory is handed. None is found for a copy the SDK made of a body it read
+   * itself, which it refuses before any tool runs. Such a request is never served as a caller without identity (what
+   * policy takes for a call in code): its server lists no tools and refuses every call.
+   */
+  private contextOf(request: Request | undefined): SvcContext | undefined {
+    return request ? this.contexts.get(request) : undefined;
   }
 
   /** Aborts exchanges in flight. */

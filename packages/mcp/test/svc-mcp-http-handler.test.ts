@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSvc, type Row } from '@svc/core';
-import { serveNodeRequest, SvcMcpHttpHandler } from '@svc/mcp';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpServer, serveNodeRequest, SvcMcpHttpHandler } from '@svc/mcp';
 import { MemoryRepositoryAdapter } from '../../core/test/support/memory-adapter';
 import { BOOK_METADATA } from '../../core/test/support/fixtures';
 import { connectMcp, MCP_CLIENT_KINDS } from '../../../test/e2e/support/mcp-clients';
@@ -78,4 +79,33 @@ describe('SvcMcpHttpHandler on node:http', () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('"jsonrpc"');
   });
+
+  it('serves a request whose caller it cannot tell no tool: the list is empty and a call is refused', async () => {
+    const unknown = createMcpHandler(() => createMcpServer(handler.toolset, {}, undefined), { legacy: 'stateless' });
+    const send = async (method: string, params: { name?: string; arguments?: Record<string, unknown> }) => {
+      const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } };
+      const named = params.name === undefined ? {} : { 'mcp-name': params.name };
+      const request = new Request('http://localhost/', {
+        method: 'POST',
+        headers: { ...MODERN_HEADERS, 'mcp-method': method, ...named },
+      });
+      return (await (await unknown.fetch(request, { parsedBody: body })).json()) as Record<string, unknown>;
+    };
+    expect(await send('tools/list', {})).toMatchObject({ result: { tools: [] } });
+    const called = await send('tools/call', { name: 'book_find_many', arguments: {} });
+    expect(called).toMatchObject({ error: { message: expect.stringContaining('caller of this request is unknown') } });
+    await unknown.close();
+  });
 });
+
+/** What a 2026-07-28 client sends with each request. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const MODERN_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+};

@@ -1,17 +1,24 @@
 /**
- * Reports an outage once: the first failure after a healthy stretch is reported, the ones after it are not, until a
- * success ends the outage (reported too). A request never sees any of it.
+ * Reports an outage once: the first failure after a healthy stretch is reported, the ones after it are not, until
+ * every connection that failed has a command go through again (reported too). A request never sees any of it.
  *
- * Several connections share one reporter, and a command sent before an outage began can still be answered after it
- * was reported (a blocking read that times out while the server shuts down, say). Such an answer says nothing about
- * recovery, so a caller takes a `mark` before it sends and hands it to `succeeded`: only a command sent during the
- * outage ends it.
+ * A part may use more than one connection (the event log publishes on one and reads the stream on another). Each
+ * fails and recovers on its own; the part is down while any of them is, so one connection's success does not end an
+ * outage another is still in, and a second connection failing meanwhile is not a second outage.
+ *
+ * A command sent before its connection failed can still be answered after the failure was reported (a blocking read
+ * that times out while the server shuts down, say). Such an answer says nothing about recovery, so a caller takes a
+ * `mark` of the connection before it sends and hands it to `succeeded`: only a command sent after the failure ends it.
  */
 
+/** Which of a part's connections a command went over. */
+export type OutageConnection = 'commands' | 'reader';
+
 export class OutageReporter {
-  private down = false;
-  /** Outages begun so far: a mark. */
-  private outages = 0;
+  /** The connections failing now. */
+  private readonly failing = new Set<OutageConnection>();
+  /** Failures of each connection so far: its mark. */
+  private readonly failures = new Map<OutageConnection, number>();
 
   constructor(
     /** What degrades, for the messages: "the result cache", "realtime fan-out". */
@@ -22,20 +29,21 @@ export class OutageReporter {
     private readonly onRecover: ((message: string) => void) | undefined,
   ) {}
 
-  /** Redis is failing now. */
+  /** Redis is failing now, on some connection. */
   get isDown(): boolean {
-    return this.down;
+    return this.failing.size > 0;
   }
 
-  /** Taken before a command is sent, and given to `succeeded` when it answers. */
-  get mark(): number {
-    return this.outages;
+  /** Taken before a command is sent on `connection`, and given to `succeeded` when it answers. */
+  mark(connection: OutageConnection = 'commands'): number {
+    return this.failures.get(connection) ?? 0;
   }
 
-  failed(cause: unknown): void {
-    if (this.down) return;
-    this.down = true;
-    this.outages++;
+  failed(cause: unknown, connection: OutageConnection = 'commands'): void {
+    if (this.failing.has(connection)) return;
+    this.failing.add(connection);
+    this.failures.set(connection, this.mark(connection) + 1);
+    if (this.failing.size > 1) return;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const error = new Error(
       `Svc Redis: ${this.part} cannot reach Redis (${reason}); ${this.fallback} until it is back.`,
@@ -51,10 +59,14 @@ export class OutageReporter {
     globalThis.console?.error(error.message);
   }
 
-  /** A command sent at `sentAt` (a `mark`) went through; one sent before the outage began does not end it. */
-  succeeded(sentAt: number): void {
-    if (!this.down || sentAt !== this.outages) return;
-    this.down = false;
+  /**
+   * A command sent on `connection` at `sentAt` (its `mark`) went through. One sent before the connection failed does
+   * not end its failure; the outage ends when no connection is failing.
+   */
+  succeeded(sentAt: number, connection: OutageConnection = 'commands'): void {
+    if (!this.failing.has(connection) || sentAt !== this.mark(connection)) return;
+    this.failing.delete(connection);
+    if (this.failing.size > 0) return;
     const message = `Svc Redis: ${this.part} reaches Redis again.`;
     try {
       if (this.onRecover) return this.onRecover(message);

@@ -94,7 +94,7 @@ export class RedisCacheStore implements CacheStore {
     const entity = entityOf(key);
     if (!this.usable(entity)) return undefined;
     let reply: [string, string | null];
-    const sent = this.reporter.mark;
+    const sent = this.reporter.mark();
     try {
       reply = await bounded(
         this.client.svcCacheGet(this.generationKey(entity), this.entryPrefix(entity), key),
@@ -124,7 +124,7 @@ export class RedisCacheStore implements CacheStore {
     const entity = entityOf(key);
     if (!this.usable(entity)) return;
     const ttlMs = Math.max(1, Math.round(ttlSeconds * 1000));
-    const sent = this.reporter.mark;
+    const sent = this.reporter.mark();
     try {
       await bounded(
         this.client.svcCacheSet(
@@ -144,7 +144,7 @@ export class RedisCacheStore implements CacheStore {
 
   /** One INCR: every entry of the entity, on every instance, is orphaned. Throws when Redis cannot take it. */
   async invalidate(entity: string): Promise<void> {
-    const sent = this.reporter.mark;
+    const sent = this.reporter.mark();
     try {
       if (!isReady(this.client)) throw new Error(`the connection is ${this.client.status}`);
       await bounded(this.client.incr(this.generationKey(entity)), this.timeoutMs);
@@ -211,7 +211,7 @@ export class RedisCacheStore implements CacheStore {
   }
 
   private async sendUnsent(): Promise<void> {
-    const sent = this.reporter.mark;
+    const sent = this.reporter.mark();
     for (const entity of [...this.unsent]) {
       try {
         await bounded(this.client.incr(this.generationKey(entity)), this.timeoutMs);

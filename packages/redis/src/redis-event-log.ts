@@ -109,8 +109,12 @@ export class RedisEventLog {
       options.onRecover,
     );
     client.on('error', (error: unknown) => this.reporter.failed(error));
-    client.on('ready', () => void this.announceGap());
-    this.reader.on('error', (error: unknown) => this.reporter.failed(error));
+    // Ready is a command through (ioredis's ready check): the connection that publishes works again.
+    client.on('ready', () => {
+      this.reporter.succeeded(this.reporter.mark());
+      void this.announceGap();
+    });
+    this.reader.on('error', (error: unknown) => this.reporter.failed(error, 'reader'));
   }
 
   /** The id of the newest event delivered here. */
@@ -130,7 +134,7 @@ export class RedisEventLog {
     if (!isReady(this.client)) return this.keepLocal(event, new Error(`the connection is ${this.client.status}`));
     // The gap goes into the stream ahead of the events after it.
     if (this.unshared.size > 0) await this.announceGap();
-    const sent = this.reporter.mark;
+    const sent = this.reporter.mark();
     try {
       await this.add('e', encodeEvent(event));
       this.reporter.succeeded(sent);
@@ -213,8 +217,10 @@ export class RedisEventLog {
     this.announcing ??= (async () => {
       const entities = [...this.unshared];
       const entry: GapEntry = { entities, origin: this.origin };
+      const sent = this.reporter.mark();
       try {
         await this.add('g', JSON.stringify(entry));
+        this.reporter.succeeded(sent);
         for (const entity of entities) this.unshared.delete(entity);
       } catch (error) {
         this.reporter.failed(error);
@@ -232,10 +238,10 @@ export class RedisEventLog {
       try {
         if (this.reader.status === 'wait' || this.reader.status === 'end') await this.reader.connect();
         cursor ??= await this.end();
-        const sent = this.reporter.mark;
+        const sent = this.reporter.mark('reader');
         const reply = (await this.reader.xread('COUNT', 500, 'BLOCK', this.blockMs, 'STREAMS', this.stream, cursor)) as
           [string, StreamEntry[]][] | null;
-        this.reporter.succeeded(sent);
+        this.reporter.succeeded(sent, 'reader');
         for (const entry of reply?.[0]?.[1] ?? []) {
           cursor = entry[0];
           const gap = gapOf(entry);
@@ -248,7 +254,7 @@ export class RedisEventLog {
         }
       } catch (error) {
         if (this.closed) return;
-        this.reporter.failed(error);
+        this.reporter.failed(error, 'reader');
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
       }
     }

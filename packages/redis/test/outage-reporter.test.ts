@@ -15,7 +15,7 @@ describe('OutageReporter', () => {
 
   it('reports the first failure of an outage and its end, once each', () => {
     const { reporter, errors, recoveries } = make();
-    const sent = reporter.mark;
+    const sent = reporter.mark();
     reporter.failed(new Error('Command timed out'));
     reporter.failed(new Error('connect ECONNREFUSED'));
     expect(errors).toEqual([expect.stringContaining('Command timed out')]);
@@ -26,18 +26,41 @@ describe('OutageReporter', () => {
     reporter.failed(new Error('connect ECONNREFUSED'));
     expect(errors).toHaveLength(1);
     // One sent during the outage does.
-    reporter.succeeded(reporter.mark);
+    reporter.succeeded(reporter.mark());
     expect(reporter.isDown).toBe(false);
     expect(recoveries).toEqual(['Svc Redis: realtime fan-out reaches Redis again.']);
-    reporter.succeeded(reporter.mark);
+    reporter.succeeded(reporter.mark());
     expect(recoveries).toHaveLength(1);
+  });
+
+  it('holds one outage while any connection fails, and ends it when all are back', () => {
+    const { reporter, errors, recoveries } = make();
+    reporter.failed(new Error('publisher down'));
+    const reading = reporter.mark('reader');
+    reporter.failed(new Error('reader down'), 'reader');
+    expect(errors).toHaveLength(1);
+    // The reader is back, the publisher is not: still one outage, nothing reported.
+    reporter.succeeded(reporter.mark('reader'), 'reader');
+    expect(reporter.isDown).toBe(true);
+    expect(recoveries).toHaveLength(0);
+    reporter.failed(new Error('publisher still down'));
+    expect(errors).toHaveLength(1);
+    reporter.failed(new Error('reader down again'), 'reader');
+    // A read sent before the reader failed says nothing.
+    reporter.succeeded(reading, 'reader');
+    reporter.succeeded(reporter.mark());
+    expect(recoveries).toHaveLength(0);
+    reporter.succeeded(reporter.mark('reader'), 'reader');
+    expect(reporter.isDown).toBe(false);
+    expect(recoveries).toHaveLength(1);
+    expect(errors).toHaveLength(1);
   });
 
   it('reports the next outage again', () => {
     const { reporter, errors } = make();
     reporter.failed(new Error('one'));
-    reporter.succeeded(reporter.mark);
-    const sent = reporter.mark;
+    reporter.succeeded(reporter.mark());
+    const sent = reporter.mark();
     reporter.failed(new Error('two'));
     reporter.succeeded(sent);
     expect(errors).toHaveLength(2);
