@@ -84,7 +84,7 @@ describe('SvcMcpHttpHandler on node:http', () => {
     const unknown = createMcpHandler(() => createMcpServer(handler.toolset, {}, undefined), { legacy: 'stateless' });
     const send = async (method: string, params: { name?: string; arguments?: Record<string, unknown> }) => {
       const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } };
-      const named = params.name === undefined ? {} : { 'mcp-name': params.name };
+      const named: Record<string, string> = params.name === undefined ? {} : { 'mcp-name': params.name };
       const request = new Request('http://localhost/', {
         method: 'POST',
         headers: { ...MODERN_HEADERS, 'mcp-method': method, ...named },
