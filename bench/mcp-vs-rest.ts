@@ -114,9 +114,10 @@ async function sdkFloorMicroseconds(page: unknown): Promise<number> {
   const handler = createMcpHandler(
     () => {
       const server = new Server({ name: 'floor', version: '1.0.0' }, { capabilities: { tools: {} } });
+      // As Svc's tools answer since 2026-11-29: the value itself as structured content, beside its text.
       server.setRequestHandler('tools/call', async () => ({
         content: [{ type: 'text', text }],
-        structuredContent: JSON.parse(text) as Record<string, unknown>,
+        structuredContent: page as Record<string, unknown>,
       }));
       return server;
     },
