@@ -13,7 +13,6 @@ import { positiveInt } from './bench-env';
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const EXAMPLE = join(__dirname, '..', 'examples', 'nest-typeorm');
 
 /** One request, sent again and again. */
 export interface BenchScenario {
@@ -24,18 +23,25 @@ export interface BenchScenario {
   readonly body?: string;
 }
 
-/** Starts the example app on a free port; resolves once it listens. */
-export async function startExample(): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * Starts the example app on a free port; resolves once it listens. `root` is the checkout it runs from (this one by
+ * default), `databaseUrl` its database (BENCH_EXAMPLE_DATABASE_URL, or SQLite in memory).
+ */
+export async function startExample(
+  root = join(__dirname, '..'),
+  databaseUrl = process.env['BENCH_EXAMPLE_DATABASE_URL'] ?? ':memory:',
+): Promise<{ child: ChildProcess; port: number }> {
+  const example = join(root, 'examples', 'nest-typeorm');
   const child = spawn(
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/main.ts'],
     {
-      cwd: EXAMPLE,
+      cwd: example,
       env: {
         ...process.env,
         PORT: '0',
-        DATABASE_URL: process.env['BENCH_EXAMPLE_DATABASE_URL'] ?? ':memory:',
-        TS_NODE_PROJECT: join(EXAMPLE, 'tsconfig.json'),
+        DATABASE_URL: databaseUrl,
+        TS_NODE_PROJECT: join(example, 'tsconfig.json'),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -76,6 +82,11 @@ export async function medianRates(port: number, scenarios: readonly BenchScenari
 }
 
 async function load(port: number, scenario: BenchScenario): Promise<number> {
+  return (await loadCounted(port, scenario)).rate;
+}
+
+/** One round of a scenario: its req/s and how many requests it served. */
+export async function loadCounted(port: number, scenario: BenchScenario): Promise<{ rate: number; total: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -84,5 +95,5 @@ async function load(port: number, scenario: BenchScenario): Promise<number> {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return { rate: result.requests.average, total: result.requests.total };
 }

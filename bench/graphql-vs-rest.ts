@@ -16,7 +16,7 @@ const BOOK = `id title isbn pages rating published authorId createdAt updatedAt 
 const QUERY = `{ books(limit: 20) { total limit offset items { ${BOOK} } } }`;
 const ROW_QUERY = `{ book(id: 1) { ${BOOK} } }`;
 
-const SCENARIOS: readonly BenchScenario[] = [
+export const SCENARIOS: readonly BenchScenario[] = [
   {
     name: 'REST GET /books?include=author&limit=20',
     method: 'GET',
@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

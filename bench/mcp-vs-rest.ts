@@ -37,7 +37,7 @@ function toolCall(name: string, args: Record<string, unknown>): string {
   });
 }
 
-const SCENARIOS: readonly BenchScenario[] = [
+export const SCENARIOS: readonly BenchScenario[] = [
   { name: 'REST GET /books?limit=20', method: 'GET', path: '/books?limit=20', headers: {} },
   {
     name: 'MCP book_find_many { limit: 20 }',
@@ -137,7 +137,9 @@ async function sdkFloorMicroseconds(page: unknown): Promise<number> {
   return Number(process.hrtime.bigint() - started) / calls / 1_000;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
