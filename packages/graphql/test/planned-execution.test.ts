@@ -8,10 +8,25 @@ import {
   GraphQLSchema,
   GraphQLString,
   parse,
+  type GraphQLFieldConfig,
+  type GraphQLOutputType,
 } from 'graphql';
 import { plannedExecute } from '../src/planned-execution';
 
 const calls: string[] = [];
+
+/** A field whose resolver fails `ms` milliseconds after it is called. */
+function failingAfter(name: string, type: GraphQLOutputType): GraphQLFieldConfig<unknown, unknown, { ms: number }> {
+  return {
+    type,
+    args: { ms: { type: GraphQLInt } },
+    resolve: async (_source, { ms }) => {
+      calls.push(name);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      throw new Error(`${name} ${ms}`);
+    },
+  };
+}
 const Nothing = new GraphQLScalarType({ name: 'Nothing', serialize: () => null });
 const Row = new GraphQLObjectType({
   name: 'Row',
@@ -32,24 +47,8 @@ const schema = new GraphQLSchema({
           throw new Error('refused');
         },
       },
-      late: {
-        type: GraphQLString,
-        args: { ms: { type: GraphQLInt } },
-        resolve: async (_source, { ms }: { ms: number }) => {
-          calls.push('late');
-          await new Promise((resolve) => setTimeout(resolve, ms));
-          throw new Error(`late ${ms}`);
-        },
-      },
-      lateRequired: {
-        type: new GraphQLNonNull(GraphQLString),
-        args: { ms: { type: GraphQLInt } },
-        resolve: async (_source, { ms }: { ms: number }) => {
-          calls.push('lateRequired');
-          await new Promise((resolve) => setTimeout(resolve, ms));
-          throw new Error(`lateRequired ${ms}`);
-        },
-      },
+      late: failingAfter('late', GraphQLString),
+      lateRequired: failingAfter('lateRequired', new GraphQLNonNull(GraphQLString)),
       required: {
         type: new GraphQLNonNull(GraphQLString),
         resolve: async () => {
