@@ -69,24 +69,38 @@ export async function sendOnce(port: number, scenario: BenchScenario): Promise<R
   return response;
 }
 
-/** The median req/s of each scenario, in order, after printing them. */
+/**
+ * The median req/s of each scenario, in order, after printing them with the medians of each round's p50 and p99
+ * latency (ms).
+ */
 export async function medianRates(port: number, scenarios: readonly BenchScenario[]): Promise<number[]> {
-  const rates = scenarios.map(() => [] as number[]);
+  const rounds = scenarios.map(() => [] as Round[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, scenario] of scenarios.entries()) rates[index]!.push(await load(port, scenario));
+    for (const [index, scenario] of scenarios.entries()) rounds[index]!.push(await loadCounted(port, scenario));
   }
-  const medians = rates.map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
-  console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s:`);
-  scenarios.forEach((scenario, index) => console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)}`));
+  const medians = rounds.map((each) => median(each.map((round) => round.rate)));
+  console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s (p50 and p99 ms):`);
+  scenarios.forEach((scenario, index) => {
+    const [p50, p99] = [median(rounds[index]!.map((r) => r.p50)), median(rounds[index]!.map((r) => r.p99))];
+    console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)} (p50 ${p50} ms, p99 ${p99} ms)`);
+  });
   return medians;
 }
 
-async function load(port: number, scenario: BenchScenario): Promise<number> {
-  return (await loadCounted(port, scenario)).rate;
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
-/** One round of a scenario: its req/s and how many requests it served. */
-export async function loadCounted(port: number, scenario: BenchScenario): Promise<{ rate: number; total: number }> {
+/** One round of a scenario: its req/s, how many requests it served, and its p50 and p99 latency in ms. */
+export interface Round {
+  readonly rate: number;
+  readonly total: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Runs one round of a scenario. */
+export async function loadCounted(port: number, scenario: BenchScenario): Promise<Round> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -95,5 +109,10 @@ export async function loadCounted(port: number, scenario: BenchScenario): Promis
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rate: result.requests.average, total: result.requests.total };
+  return {
+    rate: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }

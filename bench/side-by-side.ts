@@ -30,6 +30,7 @@ interface App {
   readonly port: number;
   readonly pid: number;
   readonly rates: number[][];
+  readonly p99: number[][];
   readonly cpu: number[][];
 }
 
@@ -83,24 +84,34 @@ async function main(): Promise<void> {
       const { child, port } = await startExample(root, database ?? ':memory:');
       children.push(child);
       for (const scenario of scenarios) await sendOnce(port, scenario);
-      apps.push({ name, port, pid: child.pid!, rates: scenarios.map(() => []), cpu: scenarios.map(() => []) });
+      apps.push({
+        name,
+        port,
+        pid: child.pid!,
+        rates: scenarios.map(() => []),
+        p99: scenarios.map(() => []),
+        cpu: scenarios.map(() => []),
+      });
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, scenario] of scenarios.entries()) {
         for (const app of apps) {
           const before = cpuMicroseconds(app.pid);
-          const { rate, total } = await loadCounted(app.port, scenario);
+          const { rate, total, p99 } = await loadCounted(app.port, scenario);
           app.rates[index]!.push(rate);
+          app.p99[index]!.push(p99);
           app.cpu[index]!.push((cpuMicroseconds(app.pid) - before) / total);
         }
       }
     }
-    console.log(`${ROUNDS} rounds, median req/s and CPU µs per request:`);
+    console.log(`${ROUNDS} rounds, median req/s, p99 ms and CPU µs per request:`);
     for (const app of apps) {
       const rates = app.rates.map(median);
       const cpu = app.cpu.map(median);
+      const p99 = app.p99.map(median);
       const each = scenarios.map(
-        (scenario, index) => `${scenario.name} ${rates[index]!.toFixed(0)} req/s, ${cpu[index]!.toFixed(0)} µs`,
+        (scenario, index) =>
+          `${scenario.name} ${rates[index]!.toFixed(0)} req/s, p99 ${p99[index]} ms, ${cpu[index]!.toFixed(0)} µs`,
       );
       const rounds = app.rates[1]!.map((rate, round) => (rate / app.rates[0]![round]!).toFixed(2)).join(', ');
       console.log(`  ${app.name}: ${each.join('; ')}; ratio ${(rates[1]! / rates[0]!).toFixed(2)} (rounds: ${rounds})`);
