@@ -76,7 +76,7 @@ export async function sendOnce(port: number, scenario: BenchScenario): Promise<R
 export async function medianRates(port: number, scenarios: readonly BenchScenario[]): Promise<number[]> {
   const rounds = scenarios.map(() => [] as Round[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, scenario] of scenarios.entries()) rounds[index]!.push(await loadCounted(port, scenario));
+    for (const [index, scenario] of scenarios.entries()) rounds[index]!.push(await loadRound(port, scenario));
   }
   const medians = rounds.map((each) => median(each.map((round) => round.rate)));
   console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s (p50 and p99 ms):`);
@@ -87,7 +87,8 @@ export async function medianRates(port: number, scenarios: readonly BenchScenari
   return medians;
 }
 
-function median(values: readonly number[]): number {
+/** The middle value (the upper of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
@@ -100,7 +101,7 @@ export interface Round {
 }
 
 /** Runs one round of a scenario. */
-export async function loadCounted(port: number, scenario: BenchScenario): Promise<Round> {
+export async function loadRound(port: number, scenario: BenchScenario): Promise<Round> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,

@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInt } from './bench-env';
-import { loadCounted, sendOnce, startExample, type BenchScenario } from './example-scenarios';
+import { loadRound, median, sendOnce, startExample, type BenchScenario } from './example-scenarios';
 
 const ROOT = join(__dirname, '..');
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
@@ -67,8 +67,6 @@ function cpuMicroseconds(pid: number): number {
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main(): Promise<void> {
   const base = process.env['BENCH_BASE'];
   if (!base) throw new Error('Set BENCH_BASE to the git revision to compare with.');
@@ -97,7 +95,7 @@ async function main(): Promise<void> {
       for (const [index, scenario] of scenarios.entries()) {
         for (const app of apps) {
           const before = cpuMicroseconds(app.pid);
-          const { rate, total, p99 } = await loadCounted(app.port, scenario);
+          const { rate, total, p99 } = await loadRound(app.port, scenario);
           app.rates[index]!.push(rate);
           app.p99[index]!.push(p99);
           app.cpu[index]!.push((cpuMicroseconds(app.pid) - before) / total);

@@ -6,7 +6,7 @@
 import type { SvcContext } from '@svc/core';
 import { buildSvcSchema, plannedExecute } from '@svc/graphql';
 import { SvcRegistry } from '@svc/nestjs';
-import { parse } from 'graphql';
+import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { Author, BOOKSTORE_ENTITIES, Book, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { StatementCounter } from '../support/statement-counter';
@@ -76,6 +76,16 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
     await t?.close();
   });
 
+  /** This app's GraphQL schema, built again with a gate that hears each operation it is asked to let through. */
+  const gatedSchema = (heard: (operation: string) => unknown) =>
+    buildSvcSchema(t.app.get(SvcRegistry).instance, {
+      exclude: ['Review'],
+      gate: async ({ operation }) => void heard(operation),
+    });
+  /** `plannedExecute` as the GraphQL handler calls it, for a caller with no headers. */
+  const runPlanned = (schema: GraphQLSchema, document: DocumentNode) =>
+    plannedExecute({ schema, document, contextValue: { request: { headers: {} } } });
+
   describe('the schema', () => {
     let sdl: GraphqlAnswer<{ __schema: { types: { name: string; fields: { name: string }[] | null }[] } }>;
     const typeNamed = (name: string) => dataOf(sdl).__schema.types.find((type) => type.name === name);
@@ -142,16 +152,10 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
 
     it('runs a document against the schema it is given, whichever schema ran it before', async () => {
       const calls: string[] = [];
-      const schemaOf = (name: string) =>
-        buildSvcSchema(t.app.get(SvcRegistry).instance, {
-          exclude: ['Review'],
-          gate: async () => void calls.push(name),
-        });
-      const [first, second] = [schemaOf('first'), schemaOf('second')];
+      const schemas = ['first', 'second'].map((name) => gatedSchema(() => calls.push(name)));
       const document = parse('{ books(limit: 1) { items { title } } }');
-      for (const schema of [first, second]) {
-        const answer = await plannedExecute({ schema, document, contextValue: { request: { headers: {} } } });
-        expect(answer).toEqual({ data: { books: { items: [{ title: 'Book 00' }] } } });
+      for (const schema of schemas) {
+        expect(await runPlanned(schema, document)).toEqual({ data: { books: { items: [{ title: 'Book 00' }] } } });
       }
       expect(calls).toEqual(['first', 'second']);
     });
@@ -212,15 +216,10 @@ describe.each(TEST_DATABASES)('GraphQL operations on $name', (db) => {
       const alone = await counter.during(async () => dataOf(await gql('{ tags { total } }')));
       const missing = await counter.during(async () => gql('{ book(id: "99999") { id } }'));
       const calls: string[] = [];
-      const schema = buildSvcSchema(t.app.get(SvcRegistry).instance, {
-        exclude: ['Review'],
-        gate: async ({ operation }) => void calls.push(operation),
-      });
+      const schema = gatedSchema((operation) => calls.push(operation));
       const document = parse('{ book(id: "99999") { id } tags { total } late: book(id: "1") { title pages } }');
       let answer: Awaited<ReturnType<typeof plannedExecute>> | undefined;
-      const both = await counter.during(async () => {
-        answer = await plannedExecute({ schema, document, contextValue: { request: { headers: {} } } });
-      });
+      const both = await counter.during(async () => (answer = await runPlanned(schema, document)));
       expect(answer?.data).toEqual({ book: null, tags: { total: 2 }, late: { title: 'Book 00', pages: 0 } });
       expect(answer?.errors?.map((error) => error.path)).toEqual([['book']]);
       expect(calls.sort()).toEqual(['findMany', 'findOne', 'findOne']);

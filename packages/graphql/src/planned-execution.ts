@@ -118,13 +118,15 @@ async function run(plan: Plan, args: ExecutionArgs): Promise<ExecutionResult> {
   }
 }
 
-/** What a root resolver settled on: its value, or what it threw or rejected with, and whether it answered a promise. */
+/** What a root resolver settled on: its value, or what it threw or rejected with. */
 interface Outcome {
   readonly value?: unknown;
   readonly failed?: true;
   readonly error?: unknown;
-  readonly promised?: true;
-  /** For a promised outcome, when it settled among the others: graphql-js reports failures in that order. */
+  /**
+   * For a resolver that answered a promise, when it settled among the others (graphql-js reports failures in that
+   * order); undefined for one that answered or threw at once.
+   */
   readonly settled?: number;
 }
 
@@ -138,9 +140,9 @@ async function settle(resolve: () => unknown, order: { next: number }): Promise<
   if (!isPromiseLike(answer)) return { value: answer };
   try {
     const value = await answer;
-    return { value, promised: true, settled: order.next++ };
+    return { value, settled: order.next++ };
   } catch (error) {
-    return { failed: true, error, promised: true, settled: order.next++ };
+    return { failed: true, error, settled: order.next++ };
   }
 }
 
@@ -191,13 +193,12 @@ type Resolver = NonNullable<GraphQLField<unknown, unknown>['resolve']>;
  * non-null field is the one reported) and, where a later one settled after its answer, does not wait for it.
  */
 function answerOf(outcome: Outcome): unknown {
-  if (!outcome.promised) {
+  if (outcome.settled === undefined) {
     if (outcome.failed) throw outcome.error;
     return outcome.value;
   }
+  let turns = outcome.settled;
   const settle = () => (outcome.failed ? Promise.reject(outcome.error) : outcome.value);
-  let turns = outcome.settled!;
-  if (turns === 0) return Promise.resolve().then(settle);
   return new Promise<void>((resolve) => {
     const next = () => (turns-- > 0 ? setImmediate(next) : resolve());
     next();
