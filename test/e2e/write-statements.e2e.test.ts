@@ -22,6 +22,17 @@ const EXPECTED: Record<TestDatabaseName, readonly number[]> = {
   mysql: [1, 5, 5, 5, 5],
 };
 
+/**
+ * Round trips of an `updateMany` of two rows, transaction control included: [unscoped, under filter.apply]. Where an
+ * UPDATE returns its rows, they answer the batch; under a scope they are read back, so a row the write moved out of
+ * it refuses the batch.
+ */
+const EXPECTED_UPDATE_MANY: Record<TestDatabaseName, readonly number[]> = {
+  postgres: [4, 5],
+  sqlite: [4, 5],
+  mysql: [5, 5],
+};
+
 describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
   let t: TestApp;
   const counter = new StatementCounter();
@@ -38,6 +49,14 @@ describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
         svcController('listed-books', Book, { filter: { fields: ['pages'] }, sort: { fields: ['pages', 'id'] } }),
         svcController('scoped-books', Book, {
           filter: { apply: ({ context }) => (scoped(context) ? { published: { eq: false } } : undefined) },
+        }),
+        svcController('batch-books', Book, { filter: { fields: ['pages'] }, batch: { update: true } }),
+        svcController('scoped-batch-books', Book, {
+          filter: {
+            fields: ['pages'],
+            apply: ({ context }) => (scoped(context) ? { published: { eq: false } } : undefined),
+          },
+          batch: { update: true },
         }),
       ],
     });
@@ -68,6 +87,45 @@ describe.each(TEST_DATABASES)('Statements per write on $name', (db) => {
       title: 'Counted',
       pages: 5,
     });
+  });
+
+  it('changes many rows in one UPDATE that answers them where the database returns rows, as a read then gives them', async () => {
+    await t.dataSource.getRepository(Book).save([
+      { title: 'Many', pages: 701 },
+      { title: 'Many', pages: 701 },
+      { title: 'Left', pages: 702 },
+    ]);
+    let answer!: request.Response;
+    const many = await measure(async () => {
+      answer = await request(t.server).patch('/batch-books?filter[pages][eq]=701').send({ title: 'Changed' });
+      return answer;
+    });
+    const read = await request(t.server).get('/listed-books?filter[pages][eq]=701&sort=id').expect(200);
+    expect(answer.body.total).toBe(2);
+    expect(answer.body.items).toEqual(read.body.items);
+    expect(read.body.items).toEqual([
+      expect.objectContaining({ title: 'Changed', pages: 701 }),
+      expect.objectContaining({ title: 'Changed', pages: 701 }),
+    ]);
+    const inScope = await measure(() =>
+      request(t.server)
+        .patch('/scoped-batch-books?filter[pages][eq]=701')
+        .set('x-scope', 'published')
+        .send({ title: 'Again' }),
+    );
+    expect([many, inScope]).toEqual(EXPECTED_UPDATE_MANY[db.name]);
+    expect(await t.dataSource.getRepository(Book).countBy({ title: 'Again' })).toBe(2);
+    expect(await t.dataSource.getRepository(Book).countBy({ title: 'Left' })).toBe(1);
+  });
+
+  it('refuses an updateMany that moves a row out of the scope, changing nothing', async () => {
+    await t.dataSource.getRepository(Book).save([{ title: 'Scoped', pages: 703 }]);
+    const res = await request(t.server)
+      .patch('/scoped-batch-books?filter[pages][eq]=703')
+      .set('x-scope', 'published')
+      .send({ published: true });
+    expect(res.status).toBe(403);
+    expect((await t.dataSource.getRepository(Book).findOneByOrFail({ pages: 703 })).published).toBe(false);
   });
 
   it('answers a lean write to a missing or soft-deleted row with 404, writing nothing', async () => {

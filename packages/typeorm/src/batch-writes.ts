@@ -15,11 +15,20 @@ import {
 } from './batch-sql';
 import type { EntityTable, TableColumn } from './entity-table';
 import { SqlParameters } from './filter-sql';
+import { executeReturning } from './returning-statement';
 import type { StatementKind } from './map-driver-error';
 import { toEntityValues, withGeneratedUuids } from './write-values';
 
 /** Runs one statement and maps what the driver throws (the adapter's own guard). */
 export type StatementGuard = <T>(statement: StatementKind, run: () => Promise<T>) => Promise<T>;
+
+/** Which of the database's set-based writes answer the rows they stored. */
+export interface BatchReturns {
+  /** A multi-row INSERT's RETURNING rows come in VALUES order (PostgreSQL; SQLite promises no order). */
+  readonly insertRowsInOrder: boolean;
+  /** An UPDATE can return the rows it changed (PostgreSQL, SQLite; not MariaDB). */
+  readonly updateReturnsRows: boolean;
+}
 
 /** How an INSERT hands back what it wrote: the stored rows, the keys alone, or only the driver's insert id. */
 type Returned = 'rows' | 'keys' | 'insertId';
@@ -37,7 +46,7 @@ export class BatchWriter {
   constructor(
     private readonly table: EntityTable,
     private readonly target: Function,
-    private readonly returnsWrittenRows: boolean,
+    private readonly returns: BatchReturns,
     private readonly guard: StatementGuard,
   ) {
     this.increment = table.primary.find(
@@ -55,7 +64,7 @@ export class BatchWriter {
    */
   async insert(manager: EntityManager, rows: readonly Row[]): Promise<WrittenRow[]> {
     const values = rows.map((row) => withGeneratedUuids(toEntityValues(row, this.table), this.table));
-    const returned: Returned = this.returnsWrittenRows
+    const returned: Returned = this.returns.insertRowsInOrder
       ? 'rows'
       : this.increment && this.table.driver.isReturningSqlSupported('insert')
         ? 'keys'
@@ -72,11 +81,19 @@ export class BatchWriter {
     return written;
   }
 
-  /** Sets the same values on every keyed row, through TypeORM's UPDATE builder (the update date and version too). */
-  async update(manager: EntityManager, keys: readonly EntityKey[], values: Row): Promise<void> {
+  /**
+   * Sets the same values on every keyed row, through TypeORM's UPDATE builder (the update date and version too). Where
+   * an UPDATE can return its rows, it answers them as stored (raw, in no set order); otherwise, and when there is
+   * nothing to set, undefined.
+   */
+  async update(
+    manager: EntityManager,
+    keys: readonly EntityKey[],
+    values: Row,
+  ): Promise<Record<string, unknown>[] | undefined> {
     const entityValues = toEntityValues(values, this.table);
-    if (Object.keys(entityValues).length === 0) return;
-    await this.updateKeys(manager, keys, entityValues);
+    if (Object.keys(entityValues).length === 0) return undefined;
+    return this.updateKeys(manager, keys, entityValues, this.returns.updateReturnsRows);
   }
 
   /** Sets the soft-delete marker of every keyed row to now, as `softDelete` does one row. */
@@ -122,7 +139,14 @@ export class BatchWriter {
     }
   }
 
-  private async updateKeys(manager: EntityManager, keys: readonly EntityKey[], values: Row): Promise<void> {
+  /** `UPDATE ... WHERE <key> IN (...)` per chunk of keys; with `returning`, the rows each statement stored. */
+  private async updateKeys(
+    manager: EntityManager,
+    keys: readonly EntityKey[],
+    values: Row,
+    returning = false,
+  ): Promise<Record<string, unknown>[] | undefined> {
+    const stored: Record<string, unknown>[] = [];
     for (let start = 0; start < keys.length; start += ROWS_PER_STATEMENT) {
       const params = new SqlParameters();
       const where = keySetSql(keys.slice(start, start + ROWS_PER_STATEMENT), this.table, params);
@@ -132,8 +156,11 @@ export class BatchWriter {
         .set(values)
         .where(where, params.values)
         .updateEntity(false);
-      await this.guard('write', () => query.execute());
+      if (returning)
+        stored.push(...(await this.guard('write', () => executeReturning(this.table.dialect, manager, query))));
+      else await this.guard('write', () => query.execute());
     }
+    return returning ? stored : undefined;
   }
 
   /**

@@ -18,7 +18,7 @@ import type {
   WrittenRow,
 } from '@svc/core/spi';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
-import type { DataSource, EntityManager, InsertQueryBuilder, ObjectLiteral, UpdateQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { bindSql } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import type { DatabaseDialect } from './database-dialect';
@@ -30,6 +30,7 @@ import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
 import { toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
+import { executeReturning } from './returning-statement';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
 import { aggregateSql, GROUP_TOTAL } from './aggregate-sql';
@@ -80,7 +81,12 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
     // A multi-row INSERT's RETURNING rows come in VALUES order on PostgreSQL; SQLite promises no order, so there the
     // batch counts ids instead.
-    this.batch = new BatchWriter(this.table, target, dialect === 'postgres', (kind, run) => this.guard(kind, run));
+    this.batch = new BatchWriter(
+      this.table,
+      target,
+      { insertRowsInOrder: dialect === 'postgres', updateReturnsRows: this.returnsWrittenRows },
+      (kind, run) => this.guard(kind, run),
+    );
   }
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
@@ -224,7 +230,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
     return this.guard('write', async () => {
       if (this.returnsInsertedRows) {
-        const [stored] = await this.executeReturning(manager, query);
+        const [stored] = await executeReturning(this.table.dialect, manager, query);
         const row = this.table.hydrate(stored ?? {});
         return { key: this.keyOf(row), row };
       }
@@ -264,9 +270,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     return this.inTransaction(args, (manager) => this.batch.insert(manager, rows));
   }
 
-  async updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<void> {
+  async updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<Row[] | void> {
     if (keys.length === 0) return;
-    await this.inTransaction(args, (manager) => this.batch.update(manager, keys, values));
+    const stored = await this.inTransaction(args, (manager) => this.batch.update(manager, keys, values));
+    return stored?.map((raw) => this.table.hydrate(raw));
   }
 
   async updateEach(changes: readonly KeyedChange[], args: WriteArgs): Promise<void> {
@@ -396,25 +403,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       await this.guard('write', () => query.execute());
       return;
     }
-    const [raw] = await this.guard('write', () => this.executeReturning(manager, query));
+    const [raw] = await this.guard('write', () => executeReturning(this.table.dialect, manager, query));
     return raw === undefined ? null : this.table.hydrate(raw);
-  }
-
-  /**
-   * Runs an INSERT or UPDATE with `RETURNING *` and answers the raw rows: TypeORM writes the clause where it can
-   * (PostgreSQL, MariaDB's INSERT); on SQLite, where TypeORM 0.3 does not, its statement runs with the clause added.
-   */
-  private async executeReturning(
-    manager: EntityManager,
-    query: InsertQueryBuilder<ObjectLiteral> | UpdateQueryBuilder<ObjectLiteral>,
-  ): Promise<Record<string, unknown>[]> {
-    if (this.table.dialect !== 'sqlite') {
-      query.returning('*');
-      const result = await query.execute();
-      return (result.raw as Record<string, unknown>[] | undefined) ?? [];
-    }
-    const [sql, parameters] = query.getQueryAndParameters();
-    return (await manager.query(`${sql} RETURNING *`, parameters)) as Record<string, unknown>[];
   }
 
   /** Runs a statement and maps whatever the driver throws. */

@@ -12,7 +12,10 @@ import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { batchOf, keyOrder, rereadAll } from './batch-rows';
+import { batchOf, keyOrder, keyString, rereadAll } from './batch-rows';
+import type { EntityKey } from '../persistence/entity-metadata';
+import type { Row } from '../persistence/repository-adapter';
+import type { OperationCall } from '../pipeline/operation-call';
 
 /** filter: the client's required filter, resolved against the allowlist and limits of the list grammar. */
 export const batchFilterStage = stage('filter', { phase: 'plan', gives: ['filter'] }, async (call, state) => {
@@ -50,18 +53,22 @@ export const matchRowsStage = stage(
   },
 );
 
-/** update: the one patch set on every matched row in set-based statements, then each row read back in scope. */
+/**
+ * update: the one patch set on every matched row in set-based statements, then each row as stored: the rows the
+ * UPDATE returned where the database returns them and no scope needs checking, else read back in scope.
+ */
 export const updateRowsStage = stage(
   'updateRows',
   { phase: 'act', needs: ['matched', 'values', 'session'], gives: ['written'] },
   async (call, state) => {
     const { matched, values, session } = state;
     const keys = matched.map((row) => primaryKeyOf(call, row));
+    let after: Row[] = [];
     if (keys.length > 0) {
       await requireReferencesInScope(call, values, session);
-      await call.entity.adapter.updateMany(keys, values, { session });
+      const stored = await call.entity.adapter.updateMany(keys, values, { session });
+      after = await rereadAll(call, keys, session, stored ? byKeyIndex(call, keys, stored) : undefined);
     }
-    const after = keys.length > 0 ? await rereadAll(call, keys, session) : [];
     state.written = keys.map((key, index) => ({
       key,
       before: matched[index]!,
@@ -70,6 +77,17 @@ export const updateRowsStage = stage(
     }));
   },
 );
+
+/** The rows a write returned, by the index of their key in `keys` (a row of no listed key is left out). */
+function byKeyIndex(call: OperationCall, keys: readonly EntityKey[], rows: readonly Row[]): Map<number, Row> {
+  const indexOf = new Map(keys.map((key, index) => [keyString(call, key), index]));
+  const found = new Map<number, Row>();
+  for (const row of rows) {
+    const index = indexOf.get(keyString(call, row));
+    if (index !== undefined) found.set(index, row);
+  }
+  return found;
+}
 
 /** delete: every matched row soft-deleted (where the entity soft-deletes) or removed, in set-based statements. */
 export const deleteRowsStage = stage(

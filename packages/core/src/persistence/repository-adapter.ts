@@ -210,8 +210,12 @@ export interface RepositoryAdapter {
    * statement's rows in VALUES order, as PostgreSQL does).
    */
   insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]>;
-  /** Sets the same `values` on every row of `keys`: `UPDATE ... WHERE <key> IN (...)`, chunked under the limits. */
-  updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<void>;
+  /**
+   * Sets the same `values` on every row of `keys`: `UPDATE ... WHERE <key> IN (...)`, chunked under the limits. With
+   * `returnsWrittenRows` it may resolve to the rows as stored, in any order (a key it does not answer is read back);
+   * otherwise, and when it does not, to undefined.
+   */
+  updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<Row[] | void>;
   /**
    * Sets each row's own values in as few statements as the limits allow (one `UPDATE ... SET c = CASE <key> ...
    * END WHERE <key> IN (...)` per chunk); a column a change leaves out keeps its value on that row.
