@@ -13,6 +13,16 @@ export const DIALECT_BY_TYPE: Readonly<Record<string, DatabaseDialect>> = {
   mariadb: 'mysql',
 };
 
+/**
+ * Whether the driver hands back the rows of an `INSERT ... RETURNING` and an `UPDATE ... RETURNING`: PostgreSQL's, and
+ * better-sqlite3 (SQLite has had both since 3.35, which it bundles). TypeORM's node-sqlite3 driver (`sqlite`) runs
+ * every INSERT and UPDATE with `run()`, which answers the last id or the change count, never rows, so there the rows
+ * are read back. MariaDB returns inserted rows only, and MySQL none (asked of the driver, by the adapter).
+ */
+export function returnsRowsOfWrites(type: string): boolean {
+  return type === 'postgres' || type === 'better-sqlite3';
+}
+
 /** The dialect of a DataSource; any other driver is a configuration error. */
 export function dialectOf(dataSource: DataSource): DatabaseDialect {
   const type = String(dataSource.options.type);

@@ -21,7 +21,6 @@ import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { bindSql } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
-import type { DatabaseDialect } from './database-dialect';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
 import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
@@ -31,6 +30,7 @@ import { managerOf, TypeOrmSession } from './typeorm-session';
 import { toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
 import { executeReturning } from './returning-statement';
+import { returnsRowsOfWrites, type DatabaseDialect } from './database-dialect';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
 import { aggregateSql, GROUP_TOTAL } from './aggregate-sql';
@@ -58,7 +58,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
-  /** PostgreSQL returns written rows (`INSERT/UPDATE ... RETURNING`); the others are read back. */
+  /** PostgreSQL and better-sqlite3 return written rows (`INSERT/UPDATE ... RETURNING`); the others are read back. */
   readonly returnsWrittenRows: boolean;
   readonly returnsInsertedRows: boolean;
   private readonly table: EntityTable;
@@ -73,9 +73,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.table = new EntityTable(dataSource, target);
     this.metadata = this.table.metadata;
     const { dialect, driver } = this.table;
-    // SQLite has had INSERT and UPDATE ... RETURNING since 3.35 (2021), which every SQLite driver TypeORM runs on
-    // bundles; MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
-    this.returnsWrittenRows = dialect === 'postgres' || dialect === 'sqlite';
+    // MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
+    this.returnsWrittenRows = returnsRowsOfWrites(String(driver.options.type));
     this.returnsInsertedRows =
       this.returnsWrittenRows || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
