@@ -9,6 +9,9 @@
  * A command sent before its connection failed can still be answered after the failure was reported (a blocking read
  * that times out while the server shuts down, say). Such an answer says nothing about recovery, so a caller takes a
  * `mark` of the connection before it sends and hands it to `succeeded`: only a command sent after the failure ends it.
+ * The same holds the other way: a command sent during an outage can time out after the connection recovered (a
+ * paused server that answers its backlog out of order), which is not a new outage, so a caller hands its mark to
+ * `failed` too. A mark counts the connection's failures and recoveries.
  */
 
 /** Which of a part's connections a command went over. */
@@ -17,8 +20,8 @@ export type OutageConnection = 'commands' | 'reader';
 export class OutageReporter {
   /** The connections failing now. */
   private readonly failing = new Set<OutageConnection>();
-  /** Failures of each connection so far: its mark. */
-  private readonly failures = new Map<OutageConnection, number>();
+  /** Failures and recoveries of each connection so far: its mark. */
+  private readonly changes = new Map<OutageConnection, number>();
 
   constructor(
     /** What degrades, for the messages: "the result cache", "realtime fan-out". */
@@ -34,15 +37,20 @@ export class OutageReporter {
     return this.failing.size > 0;
   }
 
-  /** Taken before a command is sent on `connection`, and given to `succeeded` when it answers. */
+  /** Taken before a command is sent on `connection`, and given to `succeeded` or `failed` when it settles. */
   mark(connection: OutageConnection = 'commands'): number {
-    return this.failures.get(connection) ?? 0;
+    return this.changes.get(connection) ?? 0;
   }
 
-  failed(cause: unknown, connection: OutageConnection = 'commands'): void {
+  /**
+   * A command sent on `connection` at `sentAt` (its `mark`) failed, or the connection did (no mark). A command sent
+   * before the connection's last recovery does not begin a new outage.
+   */
+  failed(cause: unknown, connection: OutageConnection = 'commands', sentAt?: number): void {
     if (this.failing.has(connection)) return;
+    if (sentAt !== undefined && sentAt !== this.mark(connection)) return;
     this.failing.add(connection);
-    this.failures.set(connection, this.mark(connection) + 1);
+    this.changes.set(connection, this.mark(connection) + 1);
     if (this.failing.size > 1) return;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const error = new Error(
@@ -66,6 +74,7 @@ export class OutageReporter {
   succeeded(sentAt: number, connection: OutageConnection = 'commands'): void {
     if (!this.failing.has(connection) || sentAt !== this.mark(connection)) return;
     this.failing.delete(connection);
+    this.changes.set(connection, sentAt + 1);
     if (this.failing.size > 0) return;
     const message = `Svc Redis: ${this.part} reaches Redis again.`;
     try {

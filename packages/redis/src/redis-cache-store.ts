@@ -101,7 +101,7 @@ export class RedisCacheStore implements CacheStore {
         this.timeoutMs,
       );
     } catch (error) {
-      this.reporter.failed(error);
+      this.reporter.failed(error, 'commands', sent);
       return undefined;
     }
     this.succeeded(sent);
@@ -138,7 +138,7 @@ export class RedisCacheStore implements CacheStore {
       );
       this.succeeded(sent);
     } catch (error) {
-      this.reporter.failed(error);
+      this.reporter.failed(error, 'commands', sent);
     }
   }
 
@@ -153,7 +153,7 @@ export class RedisCacheStore implements CacheStore {
       // Remembered, and bumped as soon as Redis is back; meanwhile this instance serves the entity uncached, and the
       // result cache reads it uncached for as long as an entry can live.
       this.unsent.add(entity);
-      this.reporter.failed(error);
+      this.reporter.failed(error, 'commands', sent);
       throw error;
     }
   }
@@ -217,7 +217,7 @@ export class RedisCacheStore implements CacheStore {
         await bounded(this.client.incr(this.generationKey(entity)), this.timeoutMs);
         this.unsent.delete(entity);
       } catch (error) {
-        this.reporter.failed(error);
+        this.reporter.failed(error, 'commands', sent);
         return;
       }
     }

@@ -141,7 +141,7 @@ export class RedisEventLog {
     } catch (error) {
       if (this.keptLocal.size >= 1000) this.keptLocal.delete(this.keptLocal.keys().next().value as string);
       this.keptLocal.set(fingerprint(event), Date.now());
-      this.keepLocal(event, error);
+      this.keepLocal(event, error, sent);
     }
   }
 
@@ -149,10 +149,11 @@ export class RedisEventLog {
   async since(id: string): Promise<RedisLoggedEvent[] | undefined> {
     if (!STREAM_ID.test(id) || !isReady(this.client)) return undefined;
     let entries: StreamEntry[];
+    const sent = this.reporter.mark();
     try {
       entries = (await bounded(this.client.xrange(this.stream, id, '+'), this.timeoutMs)) as StreamEntry[];
     } catch (error) {
-      this.reporter.failed(error);
+      this.reporter.failed(error, 'commands', sent);
       return undefined;
     }
     // The stream is trimmed from its oldest end: while `id` is still there, nothing after it has gone, but for events
@@ -192,8 +193,9 @@ export class RedisEventLog {
     );
   }
 
-  private keepLocal(event: RealtimeEvent, cause: unknown): void {
-    this.reporter.failed(cause);
+  /** Delivers `event` here alone; `sentAt` is the mark of the XADD that failed, when one was sent. */
+  private keepLocal(event: RealtimeEvent, cause: unknown, sentAt?: number): void {
+    this.reporter.failed(cause, 'commands', sentAt);
     this.unshared.add(event.entity);
     this.deliver({ id: `local.${this.epoch}.${++this.localCount}`, event });
   }
@@ -223,7 +225,7 @@ export class RedisEventLog {
         this.reporter.succeeded(sent);
         for (const entity of entities) this.unshared.delete(entity);
       } catch (error) {
-        this.reporter.failed(error);
+        this.reporter.failed(error, 'commands', sent);
       } finally {
         this.announcing = undefined;
       }
@@ -235,10 +237,12 @@ export class RedisEventLog {
   private async loop(): Promise<void> {
     let cursor: string | undefined;
     while (!this.closed) {
+      // The mark of the XREAD in flight; a failure before it (connecting, finding the end) has none.
+      let sent: number | undefined;
       try {
         if (this.reader.status === 'wait' || this.reader.status === 'end') await this.reader.connect();
         cursor ??= await this.end();
-        const sent = this.reporter.mark('reader');
+        sent = this.reporter.mark('reader');
         const reply = (await this.reader.xread('COUNT', 500, 'BLOCK', this.blockMs, 'STREAMS', this.stream, cursor)) as
           [string, StreamEntry[]][] | null;
         this.reporter.succeeded(sent, 'reader');
@@ -254,7 +258,7 @@ export class RedisEventLog {
         }
       } catch (error) {
         if (this.closed) return;
-        this.reporter.failed(error, 'reader');
+        this.reporter.failed(error, 'reader', sent);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
       }
     }

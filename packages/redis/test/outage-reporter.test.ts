@@ -56,6 +56,22 @@ describe('OutageReporter', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('does not begin a new outage for a command sent during the last one that fails after it ended', () => {
+    const { reporter, errors, recoveries } = make();
+    reporter.failed(new Error('Command timed out'), 'commands', reporter.mark());
+    // Two commands sent while Redis is paused; it answers one and the other times out after the recovery.
+    const answered = reporter.mark();
+    const late = reporter.mark();
+    reporter.succeeded(answered);
+    reporter.failed(new Error('Command timed out'), 'commands', late);
+    expect(errors).toHaveLength(1);
+    expect(recoveries).toHaveLength(1);
+    expect(reporter.isDown).toBe(false);
+    // A command sent after the recovery that fails is a new outage.
+    reporter.failed(new Error('Command timed out'), 'commands', reporter.mark());
+    expect(errors).toHaveLength(2);
+  });
+
   it('reports the next outage again', () => {
     const { reporter, errors } = make();
     reporter.failed(new Error('one'));
