@@ -26,7 +26,7 @@ export type StatementGuard = <T>(statement: StatementKind, run: () => Promise<T>
 export interface BatchReturns {
   /** A multi-row INSERT's RETURNING rows come in VALUES order (PostgreSQL; SQLite promises no order). */
   readonly insertRowsInOrder: boolean;
-  /** An UPDATE can return the rows it changed (PostgreSQL, SQLite; not MariaDB). */
+  /** An UPDATE returns the rows it changed (PostgreSQL, better-sqlite3; not node-sqlite3, MariaDB or MySQL). */
   readonly updateReturnsRows: boolean;
 }
 
@@ -146,7 +146,7 @@ export class BatchWriter {
     values: Row,
     returning = false,
   ): Promise<Record<string, unknown>[] | undefined> {
-    const stored: Record<string, unknown>[] = [];
+    const stored: Record<string, unknown>[] | undefined = returning ? [] : undefined;
     for (let start = 0; start < keys.length; start += ROWS_PER_STATEMENT) {
       const params = new SqlParameters();
       const where = keySetSql(keys.slice(start, start + ROWS_PER_STATEMENT), this.table, params);
@@ -156,11 +156,11 @@ export class BatchWriter {
         .set(values)
         .where(where, params.values)
         .updateEntity(false);
-      if (returning)
+      if (stored)
         stored.push(...(await this.guard('write', () => executeReturning(this.table.dialect, manager, query))));
       else await this.guard('write', () => query.execute());
     }
-    return returning ? stored : undefined;
+    return stored;
   }
 
   /**

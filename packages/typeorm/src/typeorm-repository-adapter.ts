@@ -78,8 +78,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.returnsInsertedRows =
       this.returnsWrittenRows || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
-    // A multi-row INSERT's RETURNING rows come in VALUES order on PostgreSQL; SQLite promises no order, so there the
-    // batch counts ids instead.
     this.batch = new BatchWriter(
       this.table,
       target,

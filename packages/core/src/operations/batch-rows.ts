@@ -77,8 +77,8 @@ export async function refusedAt(index: number, check: () => Promise<void>): Prom
 
 /**
  * The written rows as the database now holds them, inside the caller's scope, in key order; a row the write moved
- * out of the scope refuses the batch (403) and rolls it back. When the insert returned every row (none was updated
- * after it) and no scope needs checking, those rows stand.
+ * out of the scope refuses the batch (403) and rolls it back. When the write returned every row (by the index of its
+ * key; none was changed after it) and no scope needs checking, those rows stand.
  */
 export async function rereadAll(
   call: OperationCall,
@@ -100,12 +100,23 @@ export async function rereadAll(
     });
     rows.push(...read.rows);
   }
-  const byKey = new Map(rows.map((row) => [keyString(call, row), row]));
-  return keys.map((key) => {
-    const row = byKey.get(keyString(call, key));
+  const found = byKeyIndex(call, keys, rows);
+  return keys.map((_key, index) => {
+    const row = found.get(index);
     if (row) return row;
     throw outsideScope(call);
   });
+}
+
+/** The rows of `keys` among `rows` (in any order), by the index of their key; a key no row has is left out. */
+export function byKeyIndex(call: OperationCall, keys: readonly EntityKey[], rows: readonly Row[]): Map<number, Row> {
+  const byKey = new Map(rows.map((row) => [keyString(call, row), row]));
+  const found = new Map<number, Row>();
+  keys.forEach((key, index) => {
+    const row = byKey.get(keyString(call, key));
+    if (row) found.set(index, row);
+  });
+  return found;
 }
 
 /** Rows one read of a batch names: an `IN` list or an OR of composite keys stays within every database's limits. */

@@ -12,10 +12,8 @@ import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { batchOf, keyOrder, keyString, rereadAll } from './batch-rows';
-import type { EntityKey } from '../persistence/entity-metadata';
+import { batchOf, byKeyIndex, keyOrder, rereadAll } from './batch-rows';
 import type { Row } from '../persistence/repository-adapter';
-import type { OperationCall } from '../pipeline/operation-call';
 
 /** filter: the client's required filter, resolved against the allowlist and limits of the list grammar. */
 export const batchFilterStage = stage('filter', { phase: 'plan', gives: ['filter'] }, async (call, state) => {
@@ -77,17 +75,6 @@ export const updateRowsStage = stage(
     }));
   },
 );
-
-/** The rows a write returned, by the index of their key in `keys` (a row of no listed key is left out). */
-function byKeyIndex(call: OperationCall, keys: readonly EntityKey[], rows: readonly Row[]): Map<number, Row> {
-  const indexOf = new Map(keys.map((key, index) => [keyString(call, key), index]));
-  const found = new Map<number, Row>();
-  for (const row of rows) {
-    const index = indexOf.get(keyString(call, row));
-    if (index !== undefined) found.set(index, row);
-  }
-  return found;
-}
 
 /** delete: every matched row soft-deleted (where the entity soft-deletes) or removed, in set-based statements. */
 export const deleteRowsStage = stage(
