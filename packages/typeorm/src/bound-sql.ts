@@ -32,9 +32,14 @@ export function bindSql(driver: Driver, sql: string, values: Readonly<Record<str
     numberOf.set(name, placeholder);
     return placeholder;
   });
+  return [text, driverValues(driver, ordered)];
+}
+
+/** Values in statement order, converted as TypeORM's SQLite drivers bind them (see `bindSql`); as given elsewhere. */
+export function driverValues(driver: Driver, ordered: unknown[]): unknown[] {
   const type = String(driver.options.type);
-  if (type === 'better-sqlite3') return [text, ordered.map((value) => asSqliteInteger(asSqliteValue(value)))];
-  return [text, DIALECT_BY_TYPE[type] === 'sqlite' ? ordered.map(asSqliteValue) : ordered];
+  if (type === 'better-sqlite3') return ordered.map((value) => asSqliteInteger(asSqliteValue(value)));
+  return DIALECT_BY_TYPE[type] === 'sqlite' ? ordered.map(asSqliteValue) : ordered;
 }
 
 /** A value as TypeORM's SQLite drivers store it: a boolean as 0/1, a date as UTC text (`YYYY-MM-DD HH:mm:ss.SSS`). */

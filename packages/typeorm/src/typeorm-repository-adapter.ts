@@ -30,6 +30,7 @@ import { managerOf, TypeOrmSession } from './typeorm-session';
 import { toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
 import { executeReturning } from './returning-statement';
+import { RowInsert } from './insert-sql';
 import { returnsRowsOfWrites, type DatabaseDialect } from './database-dialect';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
@@ -65,6 +66,11 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   /** `"schema"."table" "svc_row"`: the FROM of every read this adapter writes itself. */
   private readonly fromSql: string;
   private readonly batch: BatchWriter;
+  /**
+   * The adapter's own one-row INSERT, where the database returns inserted rows, the entity needs nothing only TypeORM's
+   * builder writes, and the DataSource has no subscribers (decided at construction).
+   */
+  private readonly rowInsert?: RowInsert;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -73,11 +79,17 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     this.table = new EntityTable(dataSource, target);
     this.metadata = this.table.metadata;
     const { dialect, driver } = this.table;
+    // The DataSource's subscribers hear the writes TypeORM's builders run, and only those. On SQLite the builders
+    // write no RETURNING (TypeORM 0.3), and a statement run with one added passes them by: with subscribers, SQLite
+    // writes go through the builders and are read back.
+    const subscribed = dataSource.subscribers.length > 0;
     // MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
-    this.returnsWrittenRows = returnsRowsOfWrites(String(driver.options.type));
+    this.returnsWrittenRows = returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed);
     this.returnsInsertedRows =
       this.returnsWrittenRows || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
+    // With subscribers, the builder writes a create, as it tells them of it (beforeInsert, afterInsert).
+    this.rowInsert = this.returnsInsertedRows && !subscribed ? RowInsert.of(this.table) : undefined;
     this.batch = new BatchWriter(
       this.table,
       target,
@@ -224,16 +236,28 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   async insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }> {
     const manager = managerOf(args.session, this.dataSource.manager);
     const entityValues = withGeneratedUuids(toEntityValues(values, this.table), this.table);
-    const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
     return this.guard('write', async () => {
+      if (this.rowInsert) {
+        const [sql, bound] = this.rowInsert.statement(entityValues);
+        return this.insertedRow((await manager.query(sql, bound)) as Record<string, unknown>[]);
+      }
+      const query = this.insertQuery(manager, entityValues);
       if (this.returnsInsertedRows) {
-        const [stored] = await executeReturning(this.table.dialect, manager, query);
-        const row = this.table.hydrate(stored ?? {});
-        return { key: this.keyOf(row), row };
+        return this.insertedRow(await executeReturning(this.table.dialect, manager, query));
       }
       const result = await query.execute();
       return { key: this.keyAfterInsert(entityValues, result.raw) };
     });
+  }
+
+  /** The key and row of an insert's `RETURNING *`. */
+  private insertedRow([stored]: Record<string, unknown>[]): { key: EntityKey; row: Row } {
+    const row = this.table.hydrate(stored ?? {});
+    return { key: this.keyOf(row), row };
+  }
+
+  private insertQuery(manager: EntityManager, values: Row) {
+    return manager.createQueryBuilder().insert().into(this.target).values(values).updateEntity(false);
   }
 
   async update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void> {
