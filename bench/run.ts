@@ -104,6 +104,12 @@ const SCENARIOS = ALL_SCENARIOS.filter(
 
 interface RunResult {
   readonly requestsPerSecond: number;
+  /**
+   * The server process's CPU time (user and system) over the round, per request served, in µs. Only the loaded app
+   * works during a round, so it is that app's; unlike req/s it does not move with how the two cores are shared
+   * between the server, the database and the load generator.
+   */
+  readonly cpuPerRequest: number;
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
@@ -131,7 +137,9 @@ async function startServers(
   });
   const ports = await new Promise<Partial<Record<BenchAppName, number>>>((resolve, reject) => {
     child.once('message', (message: ServerMessage) =>
-      message.type === 'ready' ? resolve(message.ports) : reject(new Error(message.message)),
+      message.type === 'ready'
+        ? resolve(message.ports)
+        : reject(new Error(message.type === 'error' ? message.message : `unexpected ${message.type} message`)),
     );
     child.once('exit', (code) => reject(new Error(`server process exited with code ${code} before it was ready`)));
   });
@@ -146,7 +154,27 @@ async function stopServers(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function load(app: BenchAppName, port: number, scenario: Scenario, seconds: number): Promise<RunResult> {
+/** The server process's CPU time so far, in µs. */
+function serverCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const answer = (message: ServerMessage) => {
+      if (message.type !== 'cpu') return;
+      child.off('message', answer);
+      resolve(message.micros);
+    };
+    child.on('message', answer);
+    child.send('cpu');
+  });
+}
+
+async function load(
+  app: BenchAppName,
+  port: number,
+  scenario: Scenario,
+  seconds: number,
+  child: ChildProcess,
+): Promise<RunResult> {
+  const cpuBefore = await serverCpu(child);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -162,8 +190,10 @@ async function load(app: BenchAppName, port: number, scenario: Scenario, seconds
       },
     ],
   });
+  const cpu = (await serverCpu(child)) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
+    cpuPerRequest: result.requests.total > 0 ? cpu / result.requests.total : NaN,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -255,7 +285,7 @@ const fmt = (n: number, digits = 0): string =>
 
 function formatRun(result: RunResult): string {
   const problems = result.non2xx + result.errors > 0 ? `  (!) non-2xx ${result.non2xx}, errors ${result.errors}` : '';
-  return `${fmt(result.requestsPerSecond).padStart(7)} req/s  p50 ${fmt(result.p50).padStart(4)} ms  p99 ${fmt(result.p99).padStart(4)} ms${problems}`;
+  return `${fmt(result.requestsPerSecond).padStart(7)} req/s  p50 ${fmt(result.p50).padStart(4)} ms  p99 ${fmt(result.p99).padStart(4)} ms  CPU ${fmt(result.cpuPerRequest).padStart(5)} µs/req${problems}`;
 }
 
 async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
@@ -275,14 +305,14 @@ async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
         console.log(`  ${scenario.name}: primed ${scenario.prime(APPS[0]!).length} URL(s) on each app`);
       }
       if (WARMUP > 0) {
-        for (const app of APPS) await load(app, ports[app]!, scenario, WARMUP);
+        for (const app of APPS) await load(app, ports[app]!, scenario, WARMUP, child);
         console.log(`  ${scenario.name}: warmed up ${WARMUP} s each`);
       }
       for (let round = 1; round <= ROUNDS; round++) {
         // Alternate which app goes first, so neither always runs on the warmer cache.
         const order = round % 2 === 1 ? APPS : [...APPS].reverse();
         for (const app of order) {
-          const result = await load(app, ports[app]!, scenario, DURATION);
+          const result = await load(app, ports[app]!, scenario, DURATION, child);
           (row.runs[app] ??= []).push(result);
           console.log(`  ${scenario.name.padEnd(16)} round ${round}/${ROUNDS}  ${app.padEnd(11)} ${formatRun(result)}`);
         }
@@ -321,8 +351,10 @@ function printTable(db: BenchDatabase, rows: readonly Row[]): void {
     'hand p50 ms',
     'Svc p99 ms',
     'hand p99 ms',
+    'Svc CPU µs/req',
+    'hand CPU µs/req',
   ];
-  const latency = (runs: readonly RunResult[], pick: (run: RunResult) => number): string =>
+  const medianCell = (runs: readonly RunResult[], pick: (run: RunResult) => number): string =>
     runs.length ? fmt(median(runs.map(pick))) : '-';
   const lines = rows.map((row) => {
     const svc = row.runs.svc ?? [];
@@ -334,10 +366,12 @@ function printTable(db: BenchDatabase, rows: readonly Row[]): void {
       fmt(svcRps),
       fmt(handRps),
       ratio(svcRps, handRps),
-      latency(svc, (r) => r.p50),
-      latency(hand, (r) => r.p50),
-      latency(svc, (r) => r.p99),
-      latency(hand, (r) => r.p99),
+      medianCell(svc, (r) => r.p50),
+      medianCell(hand, (r) => r.p50),
+      medianCell(svc, (r) => r.p99),
+      medianCell(hand, (r) => r.p99),
+      medianCell(svc, (r) => r.cpuPerRequest),
+      medianCell(hand, (r) => r.cpuPerRequest),
     ];
   });
   console.log(
