@@ -31,6 +31,7 @@ export const SCENARIO_ORDER: readonly string[] = [
   'by-id-200',
   'by-id-cached',
   'create',
+  'create-lean',
   'patch',
 ];
 
