@@ -13,6 +13,7 @@ import {
   CreateDateColumn,
   Entity,
   EventSubscriber,
+  Generated,
   ManyToOne,
   PrimaryGeneratedColumn,
   VersionColumn,
@@ -46,6 +47,10 @@ class Gadget {
   @Column({ type: 'simple-enum', enum: ['low', 'high'], default: 'low' }) level!: 'low' | 'high';
   @Column({ type: 'simple-json', nullable: true }) data!: Record<string, unknown> | null;
   @Column({ type: 'date', nullable: true }) due!: string | null;
+  /** Not the key: filled as TypeORM's builder fills it where the database makes no uuid (all but PostgreSQL). */
+  @Column()
+  @Generated('uuid')
+  ref!: string;
   @VersionColumn() revision!: number;
   @CreateDateColumn() createdAt!: Date;
   /** No mapped key property: the relation alone writes its join column (`makerId`). */
@@ -162,6 +167,18 @@ describe.each(TEST_DATABASES)('The INSERT of a create on $name', (db) => {
       maker: null,
     });
     expect(response).toMatchObject({ stock: 7, active: true, level: 'low', revision: 1 });
+  });
+
+  it('gives a generated uuid column that is not the key a uuid of its own', async () => {
+    const first = await request(t.server).post('/gadgets').send({ name: 'Ref one' });
+    const second = await request(t.server).post('/gadgets').send({ name: 'Ref two' });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    expect(first.body.ref).toMatch(uuid);
+    expect(second.body.ref).toMatch(uuid);
+    expect(first.body.ref).not.toBe(second.body.ref);
+    const stored = await t.dataSource.getRepository(Gadget).findOneByOrFail({ id: first.body.id });
+    expect(stored.ref).toBe(first.body.ref);
   });
 
   it('stores explicit nulls and a relation set to null as the builder does', async () => {

@@ -22,8 +22,8 @@ export class RowInsert {
 
   /**
    * The writer of `table`'s rows, or undefined where a row needs what only TypeORM's builder writes: a discriminator
-   * (single-table inheritance), a tree, a spatial value (wrapped in `ST_GeomFromGeoJSON` and kin) or a generated
-   * column (`asExpression`).
+   * (single-table inheritance), a tree, a spatial value (wrapped in `ST_GeomFromGeoJSON` and kin), a generated
+   * column (`asExpression`), or a `jsonb` value on SQLite (TypeORM 1 wraps it in `jsonb(...)` there).
    */
   static of(table: EntityTable): RowInsert | undefined {
     const { orm, driver, dialect } = table;
@@ -31,7 +31,8 @@ export class RowInsert {
       (column) =>
         column.isDiscriminator ||
         column.asExpression !== undefined ||
-        driver.spatialTypes.includes(column.type as never),
+        driver.spatialTypes.includes(column.type as never) ||
+        (dialect === 'sqlite' && column.type === 'jsonb'),
     );
     if (builderOnly || orm.discriminatorColumn || orm.treeType) return undefined;
     // The builder's columns: every insertable one, but a database-counted key on PostgreSQL (where a value given for

@@ -34,12 +34,13 @@ export function toEntityValues(values: Row, table: EntityTable): Row {
 }
 
 /**
- * `values` with a client-side uuid in each generated uuid key it leaves out, where the database does not generate
- * them (all but PostgreSQL), so the key is known without a re-read. Mutates and returns `values`.
+ * `values` with a client-side uuid in each generated uuid column it leaves out, where the database does not generate
+ * them (all but PostgreSQL), as TypeORM's insert builder fills them: a key is then known without a re-read, and the
+ * adapter's own INSERT stores what the builder would. Mutates and returns `values`.
  */
 export function withGeneratedUuids(values: Row, table: EntityTable): Row {
   if (table.dialect === 'postgres') return values;
-  for (const column of table.primary) {
+  for (const column of table.columns) {
     const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
     if (generatedUuid && values[column.property] === undefined)
       values[column.property] = globalThis.crypto.randomUUID();
