@@ -7,6 +7,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { positiveInt } from './bench-env';
 
@@ -71,20 +72,38 @@ export async function sendOnce(port: number, scenario: BenchScenario): Promise<R
 
 /**
  * The median req/s of each scenario, in order, after printing them with the medians of each round's p50 and p99
- * latency (ms).
+ * latency (ms) and, given the app's `pid` on Linux, of its CPU time per request (µs).
  */
-export async function medianRates(port: number, scenarios: readonly BenchScenario[]): Promise<number[]> {
+export async function medianRates(port: number, scenarios: readonly BenchScenario[], pid?: number): Promise<number[]> {
   const rounds = scenarios.map(() => [] as Round[]);
+  const cpu = scenarios.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, scenario] of scenarios.entries()) rounds[index]!.push(await loadRound(port, scenario));
+    for (const [index, scenario] of scenarios.entries()) {
+      const before = pid === undefined ? Number.NaN : cpuMicroseconds(pid);
+      const result = await loadRound(port, scenario);
+      rounds[index]!.push(result);
+      cpu[index]!.push(pid === undefined ? Number.NaN : (cpuMicroseconds(pid) - before) / result.total);
+    }
   }
   const medians = rounds.map((each) => median(each.map((round) => round.rate)));
   console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s, median req/s (p50 and p99 ms):`);
   scenarios.forEach((scenario, index) => {
     const [p50, p99] = [median(rounds[index]!.map((r) => r.p50)), median(rounds[index]!.map((r) => r.p99))];
-    console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)} (p50 ${p50} ms, p99 ${p99} ms)`);
+    const cpuPerRequest = median(cpu[index]!);
+    const cpuText = Number.isNaN(cpuPerRequest) ? '' : `, CPU ${cpuPerRequest.toFixed(0)} µs/req`;
+    console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)} (p50 ${p50} ms, p99 ${p99} ms${cpuText})`);
   });
   return medians;
+}
+
+/** CPU time (user and system) the process has used, in microseconds, or NaN where /proc is not there. */
+export function cpuMicroseconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** The middle value (the upper of the two middle ones for an even count). */

@@ -62,7 +62,11 @@ async function main(): Promise<void> {
     if (same(rest) !== same(graphql)) throw new Error('REST and GraphQL answered different pages.');
     if (same(restRow) !== same(graphqlRow)) throw new Error('REST and GraphQL answered different rows.');
     if (rest!.length !== 20) throw new Error(`expected 20 books, got ${rest!.length}`);
-    const [restRate, graphqlRate, restRowRate, graphqlRowRate] = (await medianRates(port, SCENARIOS)) as number[];
+    const [restRate, graphqlRate, restRowRate, graphqlRowRate] = (await medianRates(
+      port,
+      SCENARIOS,
+      child.pid,
+    )) as number[];
     console.log(`  page, GraphQL / REST: ${(graphqlRate! / restRate!).toFixed(2)}`);
     console.log(`  row by id, GraphQL / REST: ${(graphqlRowRate! / restRowRate!).toFixed(2)}`);
   } finally {

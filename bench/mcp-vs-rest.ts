@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const { updatedAt: _a, ...rest } = restPatch as Record<string, unknown>;
     const { updatedAt: _b, ...tool } = toolPatch as Record<string, unknown>;
     if (JSON.stringify(rest) !== JSON.stringify(tool)) throw new Error('REST and the tool patched differently.');
-    const [restList, toolList, restWrite, toolWrite] = (await medianRates(port, SCENARIOS)) as [
+    const [restList, toolList, restWrite, toolWrite] = (await medianRates(port, SCENARIOS, child.pid)) as [
       number,
       number,
       number,

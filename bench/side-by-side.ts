@@ -16,11 +16,11 @@
  * in memory when unset). BENCH_ROUNDS (default 3), BENCH_DURATION (default 10), BENCH_CONNECTIONS (default 10).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInt } from './bench-env';
-import { loadRound, median, sendOnce, startExample, type BenchScenario } from './example-scenarios';
+import { cpuMicroseconds, loadRound, median, sendOnce, startExample, type BenchScenario } from './example-scenarios';
 
 const ROOT = join(__dirname, '..');
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
@@ -55,16 +55,6 @@ function worktreeOf(revision: string): string {
     if (existsSync(modules) && existsSync(join(dir, folder))) symlinkSync(modules, join(dir, folder, 'node_modules'));
   }
   return dir;
-}
-
-/** CPU time the process has used, in microseconds, or NaN where /proc is not there. */
-function cpuMicroseconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function main(): Promise<void> {
