@@ -7,9 +7,9 @@
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { positiveInt } from './bench-env';
+import { cpuMicroseconds } from './process-cpu';
 
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 const DURATION = positiveInt('BENCH_DURATION', 10);
@@ -94,16 +94,6 @@ export async function medianRates(port: number, scenarios: readonly BenchScenari
     console.log(`  ${scenario.name}: ${medians[index]!.toFixed(0)} (p50 ${p50} ms, p99 ${p99} ms${cpuText})`);
   });
   return medians;
-}
-
-/** CPU time (user and system) the process has used, in microseconds, or NaN where /proc is not there. */
-export function cpuMicroseconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** The middle value (the upper of the two middle ones for an even count). */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { seedBenchDatabase, sqliteBenchDatabase, type BenchDatabase } from './database';
 import type { BenchAppName, ServerMessage } from './serve';
 import { nonNegativeInt, positiveInt } from './bench-env';
+import { cpuMicroseconds } from './process-cpu';
 
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const DURATION = positiveInt('BENCH_DURATION', 5);
@@ -105,9 +106,10 @@ const SCENARIOS = ALL_SCENARIOS.filter(
 interface RunResult {
   readonly requestsPerSecond: number;
   /**
-   * The server process's CPU time (user and system) over the round, per request served, in µs. Only the loaded app
-   * works during a round, so it is that app's; unlike req/s it does not move with how the two cores are shared
-   * between the server, the database and the load generator.
+   * The server process's CPU time (user and system) over the round, per request served, in µs (read from `/proc`;
+   * NaN elsewhere). Only the loaded app works during a round, so it is that app's. It moves less than req/s with how
+   * the two cores are shared between the server, the database and the load generator, but it moves too: a busier
+   * server answers more requests per turn of its event loop.
    */
   readonly cpuPerRequest: number;
   readonly p50: number;
@@ -137,9 +139,7 @@ async function startServers(
   });
   const ports = await new Promise<Partial<Record<BenchAppName, number>>>((resolve, reject) => {
     child.once('message', (message: ServerMessage) =>
-      message.type === 'ready'
-        ? resolve(message.ports)
-        : reject(new Error(message.type === 'error' ? message.message : `unexpected ${message.type} message`)),
+      message.type === 'ready' ? resolve(message.ports) : reject(new Error(message.message)),
     );
     child.once('exit', (code) => reject(new Error(`server process exited with code ${code} before it was ready`)));
   });
@@ -154,27 +154,14 @@ async function stopServers(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The server process's CPU time so far, in µs. */
-function serverCpu(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const answer = (message: ServerMessage) => {
-      if (message.type !== 'cpu') return;
-      child.off('message', answer);
-      resolve(message.micros);
-    };
-    child.on('message', answer);
-    child.send('cpu');
-  });
-}
-
 async function load(
   app: BenchAppName,
   port: number,
   scenario: Scenario,
   seconds: number,
-  child: ChildProcess,
+  serverPid: number,
 ): Promise<RunResult> {
-  const cpuBefore = await serverCpu(child);
+  const cpuBefore = cpuMicroseconds(serverPid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -190,7 +177,7 @@ async function load(
       },
     ],
   });
-  const cpu = (await serverCpu(child)) - cpuBefore;
+  const cpu = cpuMicroseconds(serverPid) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     cpuPerRequest: result.requests.total > 0 ? cpu / result.requests.total : NaN,
@@ -305,14 +292,14 @@ async function benchDatabase(db: BenchDatabase): Promise<Row[]> {
         console.log(`  ${scenario.name}: primed ${scenario.prime(APPS[0]!).length} URL(s) on each app`);
       }
       if (WARMUP > 0) {
-        for (const app of APPS) await load(app, ports[app]!, scenario, WARMUP, child);
+        for (const app of APPS) await load(app, ports[app]!, scenario, WARMUP, child.pid!);
         console.log(`  ${scenario.name}: warmed up ${WARMUP} s each`);
       }
       for (let round = 1; round <= ROUNDS; round++) {
         // Alternate which app goes first, so neither always runs on the warmer cache.
         const order = round % 2 === 1 ? APPS : [...APPS].reverse();
         for (const app of order) {
-          const result = await load(app, ports[app]!, scenario, DURATION, child);
+          const result = await load(app, ports[app]!, scenario, DURATION, child.pid!);
           (row.runs[app] ??= []).push(result);
           console.log(`  ${scenario.name.padEnd(16)} round ${round}/${ROUNDS}  ${app.padEnd(11)} ${formatRun(result)}`);
         }

@@ -34,9 +34,7 @@ import {
 export type BenchAppName = 'svc' | 'handwritten';
 
 export type ServerMessage =
-  | { type: 'ready'; ports: Partial<Record<BenchAppName, number>> }
-  | { type: 'error'; message: string }
-  | { type: 'cpu'; micros: number };
+  { type: 'ready'; ports: Partial<Record<BenchAppName, number>> } | { type: 'error'; message: string };
 
 const TRACING = process.env['BENCH_TRACING'] ?? 'api';
 if (!['api', 'off', 'sdk'].includes(TRACING)) throw new Error(`BENCH_TRACING must be api, off or sdk; got ${TRACING}`);
@@ -103,11 +101,6 @@ async function main(): Promise<void> {
     ports[name] = port;
   }
   process.on('message', (message) => {
-    // `cpu`: the CPU time (user and system) this process has used so far, for the parent's CPU per request.
-    if (message === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      process.send?.({ type: 'cpu', micros: user + system } satisfies ServerMessage);
-    }
     if (message !== 'stop') return;
     void Promise.all(apps.map((app) => app.close())).finally(() => process.exit(0));
   });

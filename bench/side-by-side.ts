@@ -20,7 +20,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInt } from './bench-env';
-import { cpuMicroseconds, loadRound, median, sendOnce, startExample, type BenchScenario } from './example-scenarios';
+import { loadRound, median, sendOnce, startExample, type BenchScenario } from './example-scenarios';
+import { cpuMicroseconds } from './process-cpu';
 
 const ROOT = join(__dirname, '..');
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);

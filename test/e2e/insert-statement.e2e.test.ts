@@ -19,11 +19,12 @@ import {
   VersionColumn,
   type EntitySubscriberInterface,
   type InsertEvent,
+  type DataSourceOptions,
   type UpdateEvent,
 } from 'typeorm';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 import { StatementCounter } from '../support/statement-counter';
-import { TEST_DATABASES } from '../support/test-databases';
+import { TEST_DATABASES, type TestDatabase } from '../support/test-databases';
 
 @Entity('insert_maker')
 class Maker {
@@ -83,6 +84,16 @@ class GadgetSubscriber implements EntitySubscriberInterface<Gadget> {
   }
 }
 
+/** The gadgets and makers app on `db`, with extra DataSource options (a statement counter, subscribers). */
+const gadgetApp = (db: TestDatabase, suite: string, dataSource: Partial<DataSourceOptions>) =>
+  createTestApp({
+    db,
+    suite,
+    entities: [Maker, Gadget],
+    dataSource,
+    controllers: [GadgetsController, MakersController],
+  });
+
 /** The columns a comparison reads: all but the key and the creation time, which differ between any two inserts. */
 const COMPARED = ['name', 'stock', 'weight', 'active', 'code', 'level', 'data', 'due', 'revision', 'maker'];
 
@@ -92,13 +103,7 @@ describe.each(TEST_DATABASES)('The INSERT of a create on $name', (db) => {
   let makerId: number;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      db,
-      suite: 'e2e_insert_statement',
-      entities: [Maker, Gadget],
-      dataSource: { logger: counter, logging: true },
-      controllers: [GadgetsController, MakersController],
-    });
+    t = await gadgetApp(db, 'e2e_insert_statement', { logger: counter, logging: true });
     makerId = (await t.dataSource.getRepository(Maker).save({ name: 'Acme' })).id;
   });
 
@@ -198,13 +203,7 @@ describe.each(TEST_DATABASES)('The INSERT of a create with TypeORM subscribers o
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      db,
-      suite: 'e2e_insert_subscribers',
-      entities: [Maker, Gadget],
-      dataSource: { subscribers: [GadgetSubscriber] },
-      controllers: [GadgetsController, MakersController],
-    });
+    t = await gadgetApp(db, 'e2e_insert_subscribers', { subscribers: [GadgetSubscriber] });
   });
 
   afterAll(async () => {

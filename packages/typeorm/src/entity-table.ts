@@ -47,6 +47,11 @@ export class EntityTable {
   readonly metadata: EntityMetadata;
   readonly columns: readonly TableColumn[];
   readonly primary: readonly TableColumn[];
+  /**
+   * Columns TypeORM fills with a client-side uuid on insert when a row leaves them out: generated uuid columns, where
+   * the database makes none (all but PostgreSQL).
+   */
+  readonly clientUuids: readonly TableColumn[];
   /** The delete-date column TypeORM declares, when no configured marker replaces it. */
   private readonly ormMarker?: TableColumn;
   /** Comma-separated quoted column list for SELECT. */
@@ -81,6 +86,10 @@ export class EntityTable {
     this.byProperty = new Map(this.columns.map((column) => [column.property, column]));
     this.byDatabaseName = new Map(this.columns.map((column) => [column.databaseName, column]));
     this.primary = this.metadata.primaryKeys.map((property) => this.requireColumn(property));
+    this.clientUuids =
+      this.dialect === 'postgres'
+        ? []
+        : this.columns.filter((column) => column.orm.isGenerated && column.orm.generationStrategy === 'uuid');
     this.ormMarker =
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.selectList = this.columns.map((column) => column.quoted).join(', ');

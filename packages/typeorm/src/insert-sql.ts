@@ -58,17 +58,14 @@ export class RowInsert {
     for (const column of this.columns) {
       let value: unknown = column.orm.getEntityValue(values);
       if (typeof value !== 'function') value = driver.preparePersistentValue(value, column.orm);
-      if (value === undefined) {
-        if (!column.orm.isVersion) continue;
-        value = () => '1';
-      }
+      if (value === undefined && !column.orm.isVersion) continue;
       names.push(column.quoted);
-      if (typeof value === 'function') {
-        marks.push(String((value as () => unknown)()));
-        continue;
+      if (value === undefined) marks.push('1');
+      else if (typeof value === 'function') marks.push(String((value as () => unknown)()));
+      else {
+        marks.push(driver.createParameter(`svc_p${bound.length}`, bound.length));
+        bound.push(value);
       }
-      marks.push(driver.createParameter(`svc_p${bound.length}`, bound.length));
-      bound.push(value);
     }
     const rows =
       names.length > 0

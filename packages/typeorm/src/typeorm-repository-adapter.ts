@@ -241,7 +241,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         const [sql, bound] = this.rowInsert.statement(entityValues);
         return this.insertedRow((await manager.query(sql, bound)) as Record<string, unknown>[]);
       }
-      const query = this.insertQuery(manager, entityValues);
+      const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
       if (this.returnsInsertedRows) {
         return this.insertedRow(await executeReturning(this.table.dialect, manager, query));
       }
@@ -254,10 +254,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   private insertedRow([stored]: Record<string, unknown>[]): { key: EntityKey; row: Row } {
     const row = this.table.hydrate(stored ?? {});
     return { key: this.keyOf(row), row };
-  }
-
-  private insertQuery(manager: EntityManager, values: Row) {
-    return manager.createQueryBuilder().insert().into(this.target).values(values).updateEntity(false);
   }
 
   async update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void> {

@@ -39,11 +39,8 @@ export function toEntityValues(values: Row, table: EntityTable): Row {
  * adapter's own INSERT stores what the builder would. Mutates and returns `values`.
  */
 export function withGeneratedUuids(values: Row, table: EntityTable): Row {
-  if (table.dialect === 'postgres') return values;
-  for (const column of table.columns) {
-    const generatedUuid = column.orm.isGenerated && column.orm.generationStrategy === 'uuid';
-    if (generatedUuid && values[column.property] === undefined)
-      values[column.property] = globalThis.crypto.randomUUID();
+  for (const column of table.clientUuids) {
+    if (values[column.property] === undefined) values[column.property] = globalThis.crypto.randomUUID();
   }
   return values;
 }
