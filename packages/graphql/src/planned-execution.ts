@@ -19,6 +19,11 @@ import {
   getArgumentValues,
   getOperationAST,
   getVariableValues,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLString,
   isLeafType,
   isListType,
   isNonNullType,
@@ -37,7 +42,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
+import { DateTimeScalar } from './svc-scalars';
 
 /** Turns a resolved value into its place in the answer; throws `DECLINED` where graphql-js must answer instead. */
 type Completer = (value: unknown) => unknown;
@@ -52,6 +59,13 @@ interface Entry {
   readonly nodes: readonly FieldNode[];
   readonly field?: GraphQLField<unknown, unknown>;
   readonly complete: Completer;
+  /** For a field of a scalar (nullable or not) that answers some values as they are: which values (`answeredAsIs`). */
+  readonly asIs?: AsIs;
+  /**
+   * A root field's arguments when its node names no variable: coerced on the first run that gets them, then the
+   * same for every run (a copy of them is handed to each).
+   */
+  constantArgs?: Record<string, unknown>;
 }
 
 interface Plan {
@@ -224,8 +238,33 @@ function resolveRoot(
     operation: plan.operation,
     variableValues: variables,
   } as unknown as GraphQLResolveInfo;
-  const values = getArgumentValues(field, root.nodes[0]!, variables);
-  return field.resolve!(args.rootValue, values, args.contextValue, info);
+  return field.resolve!(args.rootValue, argumentsOf(root, field, variables), args.contextValue, info);
+}
+
+/** The root field's coerced arguments, as graphql-js gives them; coerced once for a node that names no variable. */
+function argumentsOf(
+  root: Entry,
+  field: GraphQLField<unknown, unknown>,
+  variables: GraphQLResolveInfo['variableValues'],
+): Record<string, unknown> {
+  if (root.constantArgs) return { ...root.constantArgs };
+  const node = root.nodes[0]!;
+  const values = getArgumentValues(field, node, variables);
+  if (!node.arguments?.some((argument) => namesVariable(argument.value))) root.constantArgs = { ...values };
+  return values;
+}
+
+function namesVariable(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(namesVariable);
+    case Kind.OBJECT:
+      return value.fields.some((field) => namesVariable(field.value));
+    default:
+      return false;
+  }
 }
 
 /** The plan of the operation, or null when graphql-js must execute it. */
@@ -265,7 +304,8 @@ function entriesOf(
     if (!field || !planned(field)) return undefined;
     const complete = completerOf(field.type, nodes, fragments);
     if (!complete) return undefined;
-    entries.push({ key, name, nodes, field, complete });
+    const leaf = isNonNullType(field.type) ? field.type.ofType : field.type;
+    entries.push({ key, name, nodes, field, complete, asIs: isLeafType(leaf) ? answeredAsIs(leaf) : undefined });
   }
   return entries;
 }
@@ -342,14 +382,48 @@ function leafCompleter(type: GraphQLLeafType): Completer {
   // graphql 17 coerces output with `coerceOutputValue` (`serialize` is its deprecated alias); graphql 16 has `serialize`.
   const modern = (type as { coerceOutputValue?: (value: unknown) => unknown }).coerceOutputValue;
   const coerce = modern ? modern.bind(type) : type.serialize.bind(type);
+  const asIs = answeredAsIs(type);
   return (value) => {
     if (value === null || value === undefined) return null;
+    if (asIs !== undefined && answersAsIs(asIs, value)) return value;
     const serialized = coerce(value);
     // graphql-js reports a scalar that serializes to null or undefined as an error of the field.
     if (serialized === undefined || serialized === null) throw DECLINED;
     return serialized;
   };
 }
+
+/** Which values a scalar's coercion answers unchanged: text, booleans, 32-bit whole numbers, finite numbers. */
+type AsIs = 'text' | 'boolean' | 'int' | 'float';
+
+/**
+ * For GraphQL's own scalars and `DateTime`, the values their coercion answers unchanged. A row's values nearly always
+ * are, and the test spares the scalar's call (and, for the built-in ones, their look for a `valueOf`). An ID that is a
+ * whole number still goes through the scalar, which writes it as text.
+ */
+function answeredAsIs(type: GraphQLLeafType): AsIs | undefined {
+  if (type === GraphQLString || type === GraphQLID || type === DateTimeScalar) return 'text';
+  if (type === GraphQLBoolean) return 'boolean';
+  if (type === GraphQLInt) return 'int';
+  if (type === GraphQLFloat) return 'float';
+  return undefined;
+}
+
+function answersAsIs(kind: AsIs, value: unknown): boolean {
+  switch (kind) {
+    case 'text':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'int':
+      return Number.isInteger(value) && (value as number) <= MAX_INT && (value as number) >= MIN_INT;
+    case 'float':
+      return Number.isFinite(value);
+  }
+}
+
+const MAX_INT = 2147483647;
+const MIN_INT = -2147483648;
 
 function objectCompleter(
   type: GraphQLObjectType,
@@ -366,11 +440,17 @@ function objectCompleter(
     if (typeof value !== 'object') throw DECLINED;
     const source = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const { key, name, complete } of entries) {
-      const property = source[name];
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      const property = source[entry.name];
+      // A row's value its scalar answers unchanged (most of them) is copied without a call.
+      if (entry.asIs !== undefined && answersAsIs(entry.asIs, property)) {
+        out[entry.key] = property;
+        continue;
+      }
       // graphql-js's default resolver calls a function it finds; rows hold none, so one is left to graphql-js.
       if (typeof property === 'function') throw DECLINED;
-      out[key] = complete(property);
+      out[entry.key] = entry.complete(property);
     }
     return out;
   };

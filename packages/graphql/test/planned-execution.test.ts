@@ -1,6 +1,9 @@
 /** plannedExecute against graphql-js's execute on a schema of its own: the same answers, each resolver run once. */
 import {
   execute,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
   GraphQLInt,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -12,6 +15,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { plannedExecute } from '../src/planned-execution';
+import { DateTimeScalar } from '../src/svc-scalars';
 
 const calls: string[] = [];
 
@@ -115,5 +119,86 @@ describe('plannedExecute', () => {
     const resolvers = Object.values(schema.getQueryType()!.getFields()).map((field) => field.resolve);
     await both('{ row { title } failing }');
     expect(Object.values(schema.getQueryType()!.getFields()).map((field) => field.resolve)).toEqual(resolvers);
+  });
+});
+
+describe('plannedExecute, values and arguments', () => {
+  /** Values a row may hold, each read as every built-in scalar and DateTime. */
+  const VALUES: Record<string, unknown> = {
+    text: 'a',
+    empty: '',
+    whole: 7,
+    negative: -3,
+    large: 2 ** 31,
+    fraction: 1.5,
+    notNumber: Number.NaN,
+    infinite: Number.POSITIVE_INFINITY,
+    yes: true,
+    no: false,
+    date: new Date('2026-01-31T09:30:00.000Z'),
+    boxed: { valueOf: () => 4 },
+  };
+  const SCALARS = { GraphQLString, GraphQLInt, GraphQLFloat, GraphQLBoolean, GraphQLID, DateTimeScalar };
+  const Holder = new GraphQLObjectType({
+    name: 'Holder',
+    fields: Object.fromEntries(
+      Object.entries(SCALARS).flatMap(([scalarName, scalar]) =>
+        Object.keys(VALUES).map((value) => [`${value}As${scalarName}`, { type: scalar }]),
+      ),
+    ),
+  });
+  const seen: Record<string, unknown>[] = [];
+  const valuesSchema = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        holder: {
+          type: Holder,
+          resolve: () =>
+            Object.fromEntries(
+              Object.keys(SCALARS).flatMap((scalarName) =>
+                Object.entries(VALUES).map(([value, held]) => [`${value}As${scalarName}`, held]),
+              ),
+            ),
+        },
+        echo: {
+          type: GraphQLString,
+          args: { text: { type: GraphQLString }, times: { type: GraphQLInt } },
+          resolve: (_source, args: Record<string, unknown>) => {
+            seen.push({ ...args });
+            // A resolver that changes its arguments must not change the next run's.
+            args['text'] = 'changed';
+            return `${String(args['times'])}`;
+          },
+        },
+      },
+    }),
+  });
+
+  it('answers every built-in scalar and DateTime as graphql-js does, one field at a time', async () => {
+    for (const field of Object.keys(Holder.getFields())) {
+      const document = parse(`{ holder { ${field} } }`);
+      const planned = JSON.stringify(await plannedExecute({ schema: valuesSchema, document }));
+      const reference = JSON.stringify(await execute({ schema: valuesSchema, document }));
+      expect({ field, answer: planned }).toEqual({ field, answer: reference });
+    }
+  });
+
+  it('gives every run the arguments it wrote, whether literal or from variables', async () => {
+    seen.length = 0;
+    const literal = parse('{ echo(text: "a", times: 2) }');
+    const fromVariables = parse('query ($times: Int) { echo(text: "b", times: $times) }');
+    for (let run = 0; run < 3; run++) {
+      await plannedExecute({ schema: valuesSchema, document: literal });
+      await plannedExecute({ schema: valuesSchema, document: fromVariables, variableValues: { times: run } });
+    }
+    expect(seen).toEqual([
+      { text: 'a', times: 2 },
+      { text: 'b', times: 0 },
+      { text: 'a', times: 2 },
+      { text: 'b', times: 1 },
+      { text: 'a', times: 2 },
+      { text: 'b', times: 2 },
+    ]);
   });
 });

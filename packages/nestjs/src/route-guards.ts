@@ -50,11 +50,11 @@ export function routeGuardsGate(registry: SvcRegistry, moduleRef: ModuleRef): Op
     }
     routes.set(service, byOperation);
   }
-  return async ({ service, operation, context }) => {
+  return ({ service, operation, context }) => {
     const route = routes.get(service)?.get(operation);
     if (!route) return;
     const request = context.request as object | undefined;
-    await runGuards(route, request, request ? responses.get(request) : undefined);
+    return runGuards(route, request, request ? responses.get(request) : undefined);
   };
 }
 
