@@ -4,7 +4,7 @@
  * Every value stays bound, where TypeORM's SQLite builder writes numbers into the text: the SQL of a statement shape
  * is then one text for every id or page, so the driver's statement cache (better-sqlite3) prepares it once.
  */
-import type { Driver } from 'typeorm';
+import type { Driver, EntityManager } from 'typeorm';
 // TypeORM's own date text, so a date Svc binds reads back as TypeORM writes it (`typeorm/util/*` on 0.3 and 1 alike).
 import { DateUtils } from 'typeorm/util/DateUtils';
 import { DIALECT_BY_TYPE } from './database-dialect';
@@ -56,4 +56,23 @@ function asSqliteValue(value: unknown): unknown {
  */
 function asSqliteInteger(value: unknown): unknown {
   return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+}
+
+/**
+ * The rows of a SELECT sent as it is (every driver answers a SELECT with its rows, keyed by column alias). In a
+ * session it runs on the session's connection; outside one, where TypeORM's own SelectQueryBuilder reads: a replica
+ * when the DataSource has `replication` (`EntityManager.query` alone would read from the primary).
+ */
+export async function rawRows(
+  manager: EntityManager,
+  [sql, values]: [string, unknown[]],
+): Promise<Record<string, unknown>[]> {
+  if (manager.queryRunner) return (await manager.query(sql, values)) as Record<string, unknown>[];
+  const dataSource = manager.connection;
+  const runner = dataSource.createQueryRunner(dataSource.defaultReplicationModeForReads());
+  try {
+    return (await runner.query(sql, values)) as Record<string, unknown>[];
+  } finally {
+    await runner.release();
+  }
 }

@@ -2,9 +2,10 @@
 import type { OrmColumn, OrmRelation } from './orm-metadata';
 import type { FilterNode, Row } from '@svc/core';
 import type { LoadRelationArgs, RowView } from '@svc/core/spi';
-import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { EntityTable, TableColumn } from './entity-table';
 import { filterToSql, SqlParameters } from './filter-sql';
+import { bindSql, rawRows } from './bound-sql';
 
 const PARENT_ALIAS = 'svc_parent';
 const TARGET_ALIAS = 'svc_target';
@@ -164,15 +165,15 @@ async function selectTargets(
   if (args.where) conditions.push(filterToSql(args.where, target, params));
   if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
   if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
-  const query: SelectQueryBuilder<ObjectLiteral> = context.manager
-    .createQueryBuilder()
-    .select(target.selectList)
-    .from(target.orm.target, TARGET_ALIAS)
-    .withDeleted()
-    .where(conditions.join(' AND '), params.values);
-  if (withParentKey) query.addSelect(column.quoted, 'svc_parent_key');
-  for (const key of target.primary) query.addOrderBy(key.quoted, 'ASC');
-  const raw = await query.getRawMany<Record<string, unknown>>();
+  // Written here rather than by a SelectQueryBuilder, as the adapter's own reads are: the values stay bound, and the
+  // builder's work per include goes.
+  const driver = target.driver;
+  const parentKey = withParentKey ? `, ${column.quoted} AS ${driver.escape('svc_parent_key')}` : '';
+  const order = target.primary.map((key) => `${key.quoted} ASC`).join(', ');
+  const sql =
+    `SELECT ${target.selectList}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
+    ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;
+  const raw = await rawRows(context.manager, bindSql(driver, sql, params.values));
   return raw.map((entry) => ({ row: target.hydrate(entry), parent: entry['svc_parent_key'] }));
 }
 

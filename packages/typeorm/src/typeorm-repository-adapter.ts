@@ -19,7 +19,7 @@ import type {
 } from '@svc/core/spi';
 import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { bindSql } from './bound-sql';
+import { bindSql, rawRows } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
@@ -450,22 +450,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       key[column.property] = values[column.property] ?? generatedId(raw);
     }
     return key;
-  }
-}
-
-/**
- * The rows of a SELECT sent as it is (every driver answers a SELECT with its rows, keyed by column alias). In a
- * session it runs on the session's connection; outside one, where TypeORM's own SelectQueryBuilder reads: a replica
- * when the DataSource has `replication` (`EntityManager.query` alone would read from the primary).
- */
-async function rawRows(manager: EntityManager, [sql, values]: [string, unknown[]]): Promise<Record<string, unknown>[]> {
-  if (manager.queryRunner) return (await manager.query(sql, values)) as Record<string, unknown>[];
-  const dataSource = manager.connection;
-  const runner = dataSource.createQueryRunner(dataSource.defaultReplicationModeForReads());
-  try {
-    return (await runner.query(sql, values)) as Record<string, unknown>[];
-  } finally {
-    await runner.release();
   }
 }
 
