@@ -67,6 +67,12 @@ export class EntityTable {
   private indexLeaders?: ReadonlySet<string>;
   /** This table's name as SQL, schema-qualified where the entity has a schema. */
   readonly quotedPath: string;
+  /**
+   * For a child entity of single-table inheritance, which shares its table with its siblings: its discriminator column
+   * and the values its rows hold there (its own and its children's). TypeORM's builders add this condition to every
+   * statement they write for the entity; the adapter's own reads add it too (`discriminatorSql`).
+   */
+  readonly discriminator?: { readonly quoted: string; readonly values: readonly unknown[] };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -96,6 +102,14 @@ export class EntityTable {
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);
+    const { discriminatorColumn, parentEntityMetadata, childEntityMetadatas } = this.orm;
+    if (discriminatorColumn && parentEntityMetadata) {
+      const children = childEntityMetadatas.filter((child) => child.discriminatorColumn);
+      this.discriminator = {
+        quoted: this.driver.escape(discriminatorColumn.databaseName),
+        values: [...children.map((child) => child.discriminatorValue), this.orm.discriminatorValue],
+      };
+    }
   }
 
   /** The table of another entity of the same DataSource. */

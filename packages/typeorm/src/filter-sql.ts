@@ -49,6 +49,16 @@ export function keyToSql(key: Readonly<Record<string, unknown>>, table: EntityTa
     .join(' AND ');
 }
 
+/**
+ * `discriminator IN (...)` for a child entity of single-table inheritance (its rows only, not its siblings' in the
+ * same table), as TypeORM's builders write it; undefined for any other entity.
+ */
+export function discriminatorSql(table: EntityTable, params: SqlParameters): string | undefined {
+  const { discriminator } = table;
+  if (!discriminator) return undefined;
+  return `${discriminator.quoted} IN (${discriminator.values.map((value) => params.bind(value)).join(', ')})`;
+}
+
 export function conditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
   if (condition.field.includes('.')) return relationConditionToSql(condition, table, params);
   const column = table.requireColumn(condition.field);

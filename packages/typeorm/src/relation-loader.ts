@@ -4,7 +4,7 @@ import type { FilterNode, Row } from '@svc/core';
 import type { LoadRelationArgs, RowView } from '@svc/core/spi';
 import type { EntityManager } from 'typeorm';
 import type { EntityTable, TableColumn } from './entity-table';
-import { filterToSql, SqlParameters } from './filter-sql';
+import { discriminatorSql, filterToSql, SqlParameters } from './filter-sql';
 import { bindSql, rawRows } from './bound-sql';
 
 const PARENT_ALIAS = 'svc_parent';
@@ -149,8 +149,36 @@ async function parentForeignKeys(
   return keys.map((key) => byParent.get(String(key)) ?? null);
 }
 
-/** The target rows whose `column` is in `values`, inside the caller's scope and row view, ordered by primary key. */
+/**
+ * Keys one statement binds at most, beside a filter's values: under SQLite's 32,766 variables and the 65,535 of
+ * PostgreSQL and MySQL. A many-to-many include can name more targets than that for one page.
+ */
+const MAX_KEYS_PER_STATEMENT = 10_000;
+
+/**
+ * The target rows whose `column` is in `values`, inside the caller's scope and row view, ordered by primary key; read
+ * `MAX_KEYS_PER_STATEMENT` keys at a time. The rows of one key all come from one statement, so each parent's children
+ * keep their order.
+ */
 async function selectTargets(
+  context: RelationLoaderContext,
+  target: EntityTable,
+  column: Pick<TableColumn, 'quoted' | 'orm'>,
+  values: readonly unknown[],
+  args: { where?: FilterNode; view: RowView },
+  withParentKey = false,
+): Promise<{ row: Row; parent?: unknown }[]> {
+  if (values.length <= MAX_KEYS_PER_STATEMENT)
+    return selectTargetsOnce(context, target, column, values, args, withParentKey);
+  const rows: { row: Row; parent?: unknown }[] = [];
+  for (let start = 0; start < values.length; start += MAX_KEYS_PER_STATEMENT) {
+    const part = values.slice(start, start + MAX_KEYS_PER_STATEMENT);
+    for (const row of await selectTargetsOnce(context, target, column, part, args, withParentKey)) rows.push(row);
+  }
+  return rows;
+}
+
+async function selectTargetsOnce(
   context: RelationLoaderContext,
   target: EntityTable,
   column: Pick<TableColumn, 'quoted' | 'orm'>,
@@ -165,6 +193,8 @@ async function selectTargets(
   if (args.where) conditions.push(filterToSql(args.where, target, params));
   if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
   if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
+  const discriminator = discriminatorSql(target, params);
+  if (discriminator) conditions.push(discriminator);
   // Written here rather than by a SelectQueryBuilder, as the adapter's own reads are: the values stay bound, and the
   // builder's work per include goes.
   const driver = target.driver;

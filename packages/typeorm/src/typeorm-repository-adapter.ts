@@ -23,7 +23,7 @@ import { bindSql, rawRows } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
-import { filterToSql, keyToSql, SqlParameters } from './filter-sql';
+import { discriminatorSql, filterToSql, keyToSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
@@ -369,6 +369,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   /**
    * ` WHERE ...` with the key, filter and view conditions (empty when there are none), binding into `params`. The
    * view is the adapter's own soft-delete condition; TypeORM's is never added, as these statements bypass its builder.
+   * A child entity of single-table inheritance reads its own rows only, as through TypeORM's builders.
    */
   private whereSql(args: WhereArgs, params: SqlParameters): string {
     const conditions: string[] = [];
@@ -377,6 +378,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const marker = this.table.marker;
     if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
     if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
+    const discriminator = discriminatorSql(this.table, params);
+    if (discriminator) conditions.push(discriminator);
     return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   }
 
