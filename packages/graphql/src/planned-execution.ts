@@ -62,8 +62,8 @@ interface Entry {
   /** For a field of a scalar (nullable or not) that answers some values as they are: which values (`answeredAsIs`). */
   readonly asIs?: AsIs;
   /**
-   * A root field's arguments when its node names no variable: coerced on the first run that gets them, then the
-   * same for every run (a copy of them is handed to each).
+   * A root field's arguments when its node names no variable and they hold no input object or list: coerced on the
+   * first run that gets them, then the same for every run (a copy of them is handed to each).
    */
   constantArgs?: Record<string, unknown>;
 }
@@ -247,10 +247,21 @@ function argumentsOf(
   field: GraphQLField<unknown, unknown>,
   variables: GraphQLResolveInfo['variableValues'],
 ): Record<string, unknown> {
-  if (root.constantArgs) return { ...root.constantArgs };
+  // A copy with the prototype graphql-js gave them, so a resolver that changes its arguments changes only its own.
+  if (root.constantArgs) {
+    const prototype = Object.getPrototypeOf(root.constantArgs) as object | null;
+    return Object.assign(Object.create(prototype) as Record<string, unknown>, root.constantArgs);
+  }
   const node = root.nodes[0]!;
   const values = getArgumentValues(field, node, variables);
-  if (!node.arguments?.some((argument) => namesVariable(argument.value))) root.constantArgs = { ...values };
+  // Only values the copy copies whole are kept: an input object or a list would be shared by every run.
+  const constant =
+    !node.arguments?.some((argument) => namesVariable(argument.value)) &&
+    Object.values(values).every((value) => value === null || typeof value !== 'object');
+  if (constant) {
+    const prototype = Object.getPrototypeOf(values) as object | null;
+    root.constantArgs = Object.assign(Object.create(prototype) as Record<string, unknown>, values);
+  }
   return values;
 }
 

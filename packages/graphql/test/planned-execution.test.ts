@@ -4,7 +4,9 @@ import {
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLID,
+  GraphQLInputObjectType,
   GraphQLInt,
+  GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLScalarType,
@@ -148,6 +150,7 @@ describe('plannedExecute, values and arguments', () => {
     ),
   });
   const seen: Record<string, unknown>[] = [];
+  const Where = new GraphQLInputObjectType({ name: 'Where', fields: { name: { type: GraphQLString } } });
   const valuesSchema = new GraphQLSchema({
     query: new GraphQLObjectType({
       name: 'Query',
@@ -163,11 +166,22 @@ describe('plannedExecute, values and arguments', () => {
         },
         echo: {
           type: GraphQLString,
-          args: { text: { type: GraphQLString }, times: { type: GraphQLInt } },
+          args: {
+            text: { type: GraphQLString },
+            times: { type: GraphQLInt },
+            tags: { type: new GraphQLList(GraphQLString) },
+            where: { type: Where },
+          },
           resolve: (_source, args: Record<string, unknown>) => {
-            seen.push({ ...args });
-            // A resolver that changes its arguments must not change the next run's.
+            // As the resolver got them: graphql-js's own object on a document's first run, a copy after it.
+            seen.push({
+              ...(JSON.parse(JSON.stringify(args)) as Record<string, unknown>),
+              prototype: Object.getPrototypeOf(args) === null ? 'none' : 'Object',
+            });
+            // A resolver that changes its arguments, or what they hold, must not change the next run's.
             args['text'] = 'changed';
+            (args['tags'] as string[] | undefined)?.push('changed');
+            if (args['where']) (args['where'] as Record<string, unknown>)['name'] = 'changed';
             return `${String(args['times'])}`;
           },
         },
@@ -188,17 +202,27 @@ describe('plannedExecute, values and arguments', () => {
     seen.length = 0;
     const literal = parse('{ echo(text: "a", times: 2) }');
     const fromVariables = parse('query ($times: Int) { echo(text: "b", times: $times) }');
+    const nested = parse('{ echo(text: "c", tags: ["x"], where: { name: "y" }) }');
     for (let run = 0; run < 3; run++) {
       await plannedExecute({ schema: valuesSchema, document: literal });
       await plannedExecute({ schema: valuesSchema, document: fromVariables, variableValues: { times: run } });
+      await plannedExecute({ schema: valuesSchema, document: nested });
     }
+    const prototype = seen[0]!['prototype'];
+    const each = [
+      { text: 'a', times: 2, prototype },
+      { text: 'c', tags: ['x'], where: { name: 'y' }, prototype },
+    ];
     expect(seen).toEqual([
-      { text: 'a', times: 2 },
-      { text: 'b', times: 0 },
-      { text: 'a', times: 2 },
-      { text: 'b', times: 1 },
-      { text: 'a', times: 2 },
-      { text: 'b', times: 2 },
+      each[0],
+      { text: 'b', times: 0, prototype },
+      each[1],
+      each[0],
+      { text: 'b', times: 1, prototype },
+      each[1],
+      each[0],
+      { text: 'b', times: 2, prototype },
+      each[1],
     ]);
   });
 });
