@@ -168,43 +168,30 @@ async function selectTargets(
   args: { where?: FilterNode; view: RowView },
   withParentKey = false,
 ): Promise<{ row: Row; parent?: unknown }[]> {
-  if (values.length <= MAX_KEYS_PER_STATEMENT)
-    return selectTargetsOnce(context, target, column, values, args, withParentKey);
-  const rows: { row: Row; parent?: unknown }[] = [];
-  for (let start = 0; start < values.length; start += MAX_KEYS_PER_STATEMENT) {
-    const part = values.slice(start, start + MAX_KEYS_PER_STATEMENT);
-    for (const row of await selectTargetsOnce(context, target, column, part, args, withParentKey)) rows.push(row);
-  }
-  return rows;
-}
-
-async function selectTargetsOnce(
-  context: RelationLoaderContext,
-  target: EntityTable,
-  column: Pick<TableColumn, 'quoted' | 'orm'>,
-  values: readonly unknown[],
-  args: { where?: FilterNode; view: RowView },
-  withParentKey = false,
-): Promise<{ row: Row; parent?: unknown }[]> {
-  const params = new SqlParameters();
-  const conditions = [
-    inList(column.quoted, values, params, (value) => target.driver.preparePersistentValue(value, column.orm)),
-  ];
-  if (args.where) conditions.push(filterToSql(args.where, target, params));
-  if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
-  if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
-  const discriminator = discriminatorSql(target, params);
-  if (discriminator) conditions.push(discriminator);
   // Written here rather than by a SelectQueryBuilder, as the adapter's own reads are: the values stay bound, and the
   // builder's work per include goes.
   const driver = target.driver;
   const parentKey = withParentKey ? `, ${column.quoted} AS ${driver.escape('svc_parent_key')}` : '';
   const order = target.primary.map((key) => `${key.quoted} ASC`).join(', ');
-  const sql =
-    `SELECT ${target.selectList}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
-    ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;
-  const raw = await rawRows(context.manager, bindSql(driver, sql, params.values));
-  return raw.map((entry) => ({ row: target.hydrate(entry), parent: entry['svc_parent_key'] }));
+  const rows: { row: Row; parent?: unknown }[] = [];
+  for (let start = 0; start < values.length; start += MAX_KEYS_PER_STATEMENT) {
+    const params = new SqlParameters();
+    const keys = values.slice(start, start + MAX_KEYS_PER_STATEMENT);
+    const conditions = [
+      inList(column.quoted, keys, params, (value) => driver.preparePersistentValue(value, column.orm)),
+    ];
+    if (args.where) conditions.push(filterToSql(args.where, target, params));
+    if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
+    if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
+    const discriminator = discriminatorSql(target, params);
+    if (discriminator) conditions.push(discriminator);
+    const sql =
+      `SELECT ${target.selectList}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
+      ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;
+    for (const entry of await rawRows(context.manager, bindSql(driver, sql, params.values)))
+      rows.push({ row: target.hydrate(entry), parent: entry['svc_parent_key'] });
+  }
+  return rows;
 }
 
 function groupBy(rows: readonly { row: Row; parent?: unknown }[]): Map<string, Row[]> {
