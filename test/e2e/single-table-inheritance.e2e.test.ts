@@ -1,7 +1,8 @@
 /**
  * A child entity of single-table inheritance shares its table with its siblings; its endpoint reads its own rows
- * only, as TypeORM's builders do: a list, a read by id, a count, and an include of it from another entity. And an
- * include naming more related rows than one statement may bind (SQLite's 32,766 variables) reads them in parts.
+ * only, as TypeORM's builders do: a list, a read by id, a count, an include of it from another entity and a filter
+ * through a relation to it. And an include naming more related rows than one statement may bind (SQLite's 32,766
+ * variables) reads them in parts.
  */
 import { Controller } from '@nestjs/common';
 import { Svc } from '@svc/nestjs';
@@ -52,7 +53,7 @@ class Dog extends Animal {
 @Controller('cats')
 class CatsController {}
 
-@Svc(Keeper, { include: { fields: ['cats', 'favourite'] } })
+@Svc(Keeper, { include: { fields: ['cats', 'favourite'] }, filter: { fields: ['name', 'cats.name'] } })
 @Controller('keepers')
 class KeepersController {}
 
@@ -104,6 +105,16 @@ describe.each(TEST_DATABASES)('A child entity of single-table inheritance on $na
     expect(response.body.cats.map((cat: { name: string }) => cat.name)).toEqual(['Tom', 'Felix']);
     // The keeper's favourite is a dog: as a cat, there is none.
     expect(response.body.favourite).toBeNull();
+  });
+
+  it('filters through a relation to its own rows only', async () => {
+    const named = async (name: string) =>
+      (await request(t.server).get(`/keepers?filter[cats.name][eq]=${name}`).expect(200)).body.items.map(
+        (keeper: { name: string }) => keeper.name,
+      );
+    expect(await named('Tom')).toEqual(['Ada']);
+    // Rex is the keeper's dog, in the same table: no cat of hers has that name.
+    expect(await named('Rex')).toEqual([]);
   });
 });
 

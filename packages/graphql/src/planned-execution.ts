@@ -247,22 +247,24 @@ function argumentsOf(
   field: GraphQLField<unknown, unknown>,
   variables: GraphQLResolveInfo['variableValues'],
 ): Record<string, unknown> {
-  // A copy with the prototype graphql-js gave them, so a resolver that changes its arguments changes only its own.
-  if (root.constantArgs) {
-    const prototype = Object.getPrototypeOf(root.constantArgs) as object | null;
-    return Object.assign(Object.create(prototype) as Record<string, unknown>, root.constantArgs);
-  }
+  // A copy for each run, so a resolver that changes its arguments changes only its own.
+  if (root.constantArgs) return copyOf(root.constantArgs);
   const node = root.nodes[0]!;
   const values = getArgumentValues(field, node, variables);
   // Only values the copy copies whole are kept: an input object or a list would be shared by every run.
   const constant =
     !node.arguments?.some((argument) => namesVariable(argument.value)) &&
     Object.values(values).every((value) => value === null || typeof value !== 'object');
-  if (constant) {
-    const prototype = Object.getPrototypeOf(values) as object | null;
-    root.constantArgs = Object.assign(Object.create(prototype) as Record<string, unknown>, values);
-  }
+  if (constant) root.constantArgs = copyOf(values);
   return values;
+}
+
+/** A shallow copy with the same prototype (graphql-js's arguments object, whichever it gives). */
+function copyOf(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.assign(
+    Object.create(Object.getPrototypeOf(values) as object | null) as Record<string, unknown>,
+    values,
+  );
 }
 
 function namesVariable(value: ValueNode): boolean {

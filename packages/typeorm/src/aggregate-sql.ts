@@ -22,7 +22,7 @@
 import type { AggregateArgs, AggregateGroup, AggregateMeasure, AggregateOrderTerm, GroupKey } from '@svc/core/spi';
 import type { EntityTable, TableColumn } from './entity-table';
 import type { Hydrator } from './column-hydration';
-import { filterToSql, type SqlParameters } from './filter-sql';
+import { filterToSql, rowsOfSql, type SqlParameters } from './filter-sql';
 import { orderTerms } from './keyset-sql';
 
 /** The alias of the groups' count, in the page's statement and in the one counting them apart. */
@@ -139,7 +139,7 @@ function groupedKey(
   const join = relation.joinColumns[0]!;
   const conditions: string[] = [];
   if (key.scope) conditions.push(filterToSql(key.scope, target, params));
-  if (target.marker) conditions.push(`${target.marker.quoted} IS NULL`);
+  conditions.push(...rowsOfSql(target, 'live', params));
   const alias = q(`svc_j${index}`);
   const lent =
     `SELECT ${q(join.referencedColumn!.databaseName)} AS ${q('svc_key')}, ${column.quoted} AS ${q('svc_value')} ` +

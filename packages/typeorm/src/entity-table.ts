@@ -70,7 +70,7 @@ export class EntityTable {
   /**
    * For a child entity of single-table inheritance, which shares its table with its siblings: its discriminator column
    * and the values its rows hold there (its own and its children's). TypeORM's builders add this condition to every
-   * statement they write for the entity; the adapter's own reads add it too (`discriminatorSql`).
+   * statement they write for the entity; the adapter's own statements add it too (`rowsOfSql`).
    */
   readonly discriminator?: { readonly quoted: string; readonly values: readonly unknown[] };
 

@@ -1,6 +1,6 @@
 /** Compiles core's FilterNode to a SQL condition with named, bound parameters; values never enter the SQL text. */
 import { type FilterNode } from '@svc/core';
-import { isDatabaseSpelling, type FilterCondition } from '@svc/core/spi';
+import { isDatabaseSpelling, type FilterCondition, type RowView } from '@svc/core/spi';
 import type { EntityTable, TableColumn } from './entity-table';
 import { relationConditionToSql } from './relation-filter-sql';
 
@@ -50,13 +50,20 @@ export function keyToSql(key: Readonly<Record<string, unknown>>, table: EntityTa
 }
 
 /**
- * `discriminator IN (...)` for a child entity of single-table inheritance (its rows only, not its siblings' in the
- * same table), as TypeORM's builders write it; undefined for any other entity.
+ * The conditions that keep a statement to the rows of `table` that `view` shows: its delete marker for the view and,
+ * for a child entity of single-table inheritance (which shares its table with its siblings), its discriminator, as
+ * TypeORM's builders add it. Every statement the adapter writes over an entity's table takes them.
  */
-export function discriminatorSql(table: EntityTable, params: SqlParameters): string | undefined {
-  const { discriminator } = table;
-  if (!discriminator) return undefined;
-  return `${discriminator.quoted} IN (${discriminator.values.map((value) => params.bind(value)).join(', ')})`;
+export function rowsOfSql(table: EntityTable, view: RowView, params: SqlParameters): string[] {
+  const conditions: string[] = [];
+  const { marker, discriminator } = table;
+  if (marker && view === 'live') conditions.push(`${marker.quoted} IS NULL`);
+  if (marker && view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
+  if (discriminator) {
+    const values = discriminator.values.map((value) => params.bind(value));
+    conditions.push(`${discriminator.quoted} IN (${values.join(', ')})`);
+  }
+  return conditions;
 }
 
 export function conditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {

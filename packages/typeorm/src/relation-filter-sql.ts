@@ -6,7 +6,7 @@ import type { OrmColumn } from './orm-metadata';
 import type { FilterCondition } from '@svc/core/spi';
 import type { EntityTable } from './entity-table';
 import { quotePath } from './entity-table';
-import { conditionToSql, filterToSql, type SqlParameters } from './filter-sql';
+import { conditionToSql, filterToSql, rowsOfSql, type SqlParameters } from './filter-sql';
 
 export function relationConditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
   const dot = condition.field.indexOf('.');
@@ -17,7 +17,7 @@ export function relationConditionToSql(condition: FilterCondition, table: Entity
   const target = table.tableOf(relation.inverseEntityMetadata.target as Function);
   const inner = [conditionToSql({ ...condition, field, scope: undefined }, target, params)];
   if (condition.scope) inner.push(filterToSql(condition.scope, target, params));
-  if (target.marker) inner.push(`${target.marker.quoted} IS NULL`);
+  inner.push(...rowsOfSql(target, 'live', params));
   const where = inner.join(' AND ');
   const q = (column: OrmColumn) => table.driver.escape(column.databaseName);
   if (relation.isManyToOne || relation.isOneToOneOwner) {

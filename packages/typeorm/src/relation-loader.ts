@@ -4,7 +4,7 @@ import type { FilterNode, Row } from '@svc/core';
 import type { LoadRelationArgs, RowView } from '@svc/core/spi';
 import type { EntityManager } from 'typeorm';
 import type { EntityTable, TableColumn } from './entity-table';
-import { discriminatorSql, filterToSql, SqlParameters } from './filter-sql';
+import { filterToSql, rowsOfSql, SqlParameters } from './filter-sql';
 import { bindSql, rawRows } from './bound-sql';
 
 const PARENT_ALIAS = 'svc_parent';
@@ -181,10 +181,7 @@ async function selectTargets(
       inList(column.quoted, keys, params, (value) => driver.preparePersistentValue(value, column.orm)),
     ];
     if (args.where) conditions.push(filterToSql(args.where, target, params));
-    if (target.marker && args.view === 'live') conditions.push(`${target.marker.quoted} IS NULL`);
-    if (target.marker && args.view === 'deleted') conditions.push(`${target.marker.quoted} IS NOT NULL`);
-    const discriminator = discriminatorSql(target, params);
-    if (discriminator) conditions.push(discriminator);
+    conditions.push(...rowsOfSql(target, args.view, params));
     const sql =
       `SELECT ${target.selectList}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
       ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;

@@ -5,7 +5,7 @@
  */
 import type { SortKey } from '@svc/core/spi';
 import type { EntityTable } from './entity-table';
-import { filterToSql, type SqlParameters } from './filter-sql';
+import { filterToSql, rowsOfSql, type SqlParameters } from './filter-sql';
 import { orderTerms, type OrderTerm } from './keyset-sql';
 
 export function relationOrderTerms(
@@ -26,7 +26,7 @@ export function relationOrderTerms(
   // Unqualified names inside the subquery are the related table's; the root's join column is named by its alias.
   const inner = [`${q(join.referencedColumn!.databaseName)} = ${q(rootAlias)}.${q(join.databaseName)}`];
   if (key.scope) inner.push(filterToSql(key.scope, target, params));
-  if (target.marker) inner.push(`${target.marker.quoted} IS NULL`);
+  inner.push(...rowsOfSql(target, 'live', params));
   const value = `(SELECT ${column.quoted} FROM ${target.quotedPath} WHERE ${inner.join(' AND ')})`;
   return orderTerms(table, { expression: value, nullable: true }, key.direction);
 }

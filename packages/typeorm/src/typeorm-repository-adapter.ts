@@ -23,7 +23,7 @@ import { bindSql, rawRows } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
-import { discriminatorSql, filterToSql, keyToSql, SqlParameters } from './filter-sql';
+import { filterToSql, keyToSql, rowsOfSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
@@ -369,17 +369,13 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   /**
    * ` WHERE ...` with the key, filter and view conditions (empty when there are none), binding into `params`. The
    * view is the adapter's own soft-delete condition; TypeORM's is never added, as these statements bypass its builder.
-   * A child entity of single-table inheritance reads its own rows only, as through TypeORM's builders.
+   * A child entity of single-table inheritance reads its own rows only (`rowsOfSql`).
    */
   private whereSql(args: WhereArgs, params: SqlParameters): string {
     const conditions: string[] = [];
     if (args.key) conditions.push(keyToSql(args.key, this.table, params));
     if (args.where) conditions.push(filterToSql(args.where, this.table, params));
-    const marker = this.table.marker;
-    if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
-    if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
-    const discriminator = discriminatorSql(this.table, params);
-    if (discriminator) conditions.push(discriminator);
+    conditions.push(...rowsOfSql(this.table, args.view, params));
     return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   }
 
@@ -408,10 +404,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     returning = false,
   ): Promise<Row | null | void> {
     const params = new SqlParameters();
-    const conditions = [keyToSql(key, this.table, params)];
-    const marker = this.table.marker;
-    if (marker && args.view === 'live') conditions.push(`${marker.quoted} IS NULL`);
-    if (marker && args.view === 'deleted') conditions.push(`${marker.quoted} IS NOT NULL`);
+    const conditions = [keyToSql(key, this.table, params), ...rowsOfSql(this.table, args.view ?? 'all', params)];
     const manager = managerOf(args.session, this.dataSource.manager);
     const query = manager
       .createQueryBuilder()

@@ -30,16 +30,22 @@ export interface SurfaceCall {
  * engine with the caller's context.
  */
 export async function executeGated(call: SurfaceCall): Promise<ExecuteResponse> {
-  const { service, request, context, gate } = call;
-  // A gate with nothing to run for the operation answers at once: no turn of the event loop is spent on it.
-  const gated = gate?.({ service, operation: request.operation, context });
+  const gated = throughGate(call);
   if (gated) await gated;
-  return service.engine.execute({ ...request, context });
+  return call.service.engine.execute({ ...call.request, context: call.context });
 }
 
 /** The same gate, then only the engine's check of the call's query (what a write's answer will be read with). */
 export async function checkGated(call: SurfaceCall): Promise<void> {
-  const { service, request, context, gate } = call;
-  if (gate) await gate({ service, operation: request.operation, context });
-  await service.engine.checkQuery({ ...request, context });
+  const gated = throughGate(call);
+  if (gated) await gated;
+  await call.service.engine.checkQuery({ ...call.request, context: call.context });
+}
+
+/**
+ * The gate's answer for the call: undefined (or a value) at once when it has nothing to run for the operation, so no
+ * turn of the event loop is spent on it; a promise otherwise.
+ */
+function throughGate({ service, request, context, gate }: SurfaceCall): void | Promise<void> {
+  return gate?.({ service, operation: request.operation, context });
 }
