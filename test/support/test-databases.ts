@@ -20,8 +20,8 @@ export const TEST_DATABASES: readonly TestDatabase[] = Object.freeze([
 
 /**
  * DataSourceOptions for a fresh, isolated namespace per suite: sqlite ':memory:' (better-sqlite3); postgres: schema
- * `svc_<suite>` dropped (CASCADE) and recreated; mysql: database `svc_<suite>` dropped and recreated, type 'mariadb'
- * if the server is MariaDB else 'mysql'. synchronize: true, logging off.
+ * `svc_<suite>` (`svf_<suite>` on Fastify) dropped (CASCADE) and recreated; mysql: database `svc_<suite>` (the same)
+ * dropped and recreated, type 'mariadb' if the server is MariaDB else 'mysql'. synchronize: true, logging off.
  */
 export async function testDataSourceOptions(
   db: TestDatabase,
@@ -56,7 +56,9 @@ function namespaceOf(suite: string): string {
   if (!/^[a-z][a-z0-9_]*$/.test(suite) || suite.length > 59) {
     throw new Error(`Test suite name '${suite}' must be snake_case, at most 59 characters (it becomes svc_<suite>).`);
   }
-  return `svc_${suite}`;
+  // The Fastify runs of the shared suites (test/e2e/fastify/) load the same suite names: they get namespaces of their
+  // own, so an Express and a Fastify run of one suite in two workers at once do not drop each other's tables.
+  return `${process.env['SVC_TEST_PLATFORM'] === 'fastify' ? 'svf' : 'svc'}_${suite}`;
 }
 
 function requireUrl(url: string | undefined, variable: string): string {
