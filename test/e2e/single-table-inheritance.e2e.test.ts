@@ -1,7 +1,8 @@
 /**
  * A child entity of single-table inheritance shares its table with its siblings; its endpoint reads its own rows
  * only, as TypeORM's builders do: a list, a read by id, a count, an include of it from another entity and a filter
- * through a relation to it. And an include naming more related rows than one statement may bind (SQLite's 32,766
+ * through a relation to it. It writes its own kind only: a create, a patch and its batches neither take the
+ * discriminator from the client nor reach a sibling's rows. And an include naming more related rows than one statement may bind (SQLite's 32,766
  * variables) reads them in parts.
  */
 import { Controller } from '@nestjs/common';
@@ -35,6 +36,7 @@ class Keeper {
 class Animal {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar', length: 40 }) name!: string;
+  @Column({ type: 'varchar', length: 20, nullable: true, unique: true }) tag!: string | null;
   @Column({ type: 'int', nullable: true }) keeperId!: number | null;
   @ManyToOne(() => Keeper, { nullable: true }) keeper!: Keeper | null;
 }
@@ -49,7 +51,7 @@ class Dog extends Animal {
   @Column({ type: 'varchar', length: 40, nullable: true }) breed!: string | null;
 }
 
-@Svc(Cat)
+@Svc(Cat, { batch: { create: { onConflict: { target: ['tag'], update: 'all' } }, update: true, delete: true } })
 @Controller('cats')
 class CatsController {}
 
@@ -77,7 +79,7 @@ describe.each(TEST_DATABASES)('A child entity of single-table inheritance on $na
       { name: 'Felix', lives: 7, keeperId },
     ]);
     catIds = cats.map((cat) => cat.id);
-    dogId = (await t.dataSource.getRepository(Dog).save({ name: 'Rex', breed: 'collie', keeperId })).id;
+    dogId = (await t.dataSource.getRepository(Dog).save({ name: 'Rex', breed: 'collie', keeperId, tag: 'rex' })).id;
   });
 
   afterAll(async () => {
@@ -105,6 +107,60 @@ describe.each(TEST_DATABASES)('A child entity of single-table inheritance on $na
     expect(response.body.cats.map((cat: { name: string }) => cat.name)).toEqual(['Tom', 'Felix']);
     // The keeper's favourite is a dog: as a cat, there is none.
     expect(response.body.favourite).toBeNull();
+  });
+
+  it('writes its own kind: the discriminator is neither required nor taken from a create or a patch', async () => {
+    const created = await request(t.server).post('/cats').send({ name: 'Puss' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Puss', kind: 'cat' });
+    const disguised = await request(t.server).post('/cats').send({ name: 'Odie', kind: 'dog' });
+    expect(disguised.status).toBe(201);
+    expect(disguised.body.kind).toBe('cat');
+    const patched = await request(t.server).patch(`/cats/${created.body.id}`).send({ kind: 'dog', lives: 8 });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ kind: 'cat', lives: 8 });
+    const stored = await t.dataSource
+      .getRepository(Animal)
+      .find({ where: [created.body, disguised.body].map(({ id }) => ({ id })) });
+    expect(stored.every((animal) => animal instanceof Cat)).toBe(true);
+    await request(t.server).delete(`/cats/${created.body.id}`).expect(204);
+    await request(t.server).delete(`/cats/${disguised.body.id}`).expect(204);
+  });
+
+  it('writes batches to its own rows only: created as its kind, a filter matching a sibling changes nothing', async () => {
+    const dog = () => t.dataSource.getRepository(Dog).findOneByOrFail({ id: dogId });
+    const created = await request(t.server)
+      .post('/cats/batch')
+      .send([{ name: 'Rex' }, { name: 'Kit', tag: 'kit' }]);
+    expect(created.status).toBe(201);
+    const ids = created.body.items.map((cat: { id: number }) => cat.id);
+    const kinds = await t.dataSource.getRepository(Animal).find({ where: ids.map((id: number) => ({ id })) });
+    expect(kinds.every((animal) => animal instanceof Cat)).toBe(true);
+    // Rex is a dog's name too: only the new cat of that name is patched, then deleted.
+    const patched = await request(t.server).patch('/cats?filter[name][eq]=Rex').send({ lives: 3 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.items.map((cat: { id: number }) => cat.id)).toEqual([ids[0]]);
+    const deleted = await request(t.server).delete('/cats?filter[name][eq]=Rex');
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.items).toEqual([{ id: ids[0] }]);
+    expect(await dog()).toMatchObject({ name: 'Rex', breed: 'collie', tag: 'rex' });
+    // An upsert matches its own kind's rows only: the dog's tag is no cat's, so the item is a new row, and the unique
+    // index refuses it; the dog is not touched.
+    const upsert = await request(t.server)
+      .post('/cats/batch')
+      .send([
+        { name: 'Kit again', tag: 'kit' },
+        { name: 'Not a dog', tag: 'rex' },
+      ]);
+    expect(upsert.status).toBe(409);
+    expect(await dog()).toMatchObject({ name: 'Rex', tag: 'rex' });
+    expect((await request(t.server).get(`/cats/${ids[1]}`)).body.name).toBe('Kit');
+    const matched = await request(t.server)
+      .post('/cats/batch')
+      .send([{ name: 'Kit again', tag: 'kit' }]);
+    expect(matched.status).toBe(200);
+    expect(matched.body.meta).toEqual({ created: 0, updated: 1 });
+    await request(t.server).delete('/cats?filter[tag][eq]=kit').expect(200);
   });
 
   it('filters through a relation to its own rows only', async () => {

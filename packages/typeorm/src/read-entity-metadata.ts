@@ -69,7 +69,10 @@ function isRelationOnlyColumn(column: OrmColumn): boolean {
 
 function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
   const kind = columnKindOf(dataSource, column);
-  const generated = column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion;
+  // TypeORM writes the discriminator of single-table inheritance itself, the entity's own value on every insert: a
+  // client neither sends it nor changes it (a patch of it would turn the row into a sibling's).
+  const generated =
+    column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion || column.isDiscriminator;
   const length = column.length ? Number.parseInt(column.length, 10) : undefined;
   const literalDefault = column.default !== undefined && typeof column.default !== 'function';
   const result: ColumnMetadata = {
