@@ -87,6 +87,7 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     ...(length !== undefined && Number.isFinite(length) ? { length } : {}),
     ...(kind === 'enum' && column.enum ? { enumValues: Object.freeze([...column.enum]) } : {}),
     ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
+    ...(column.isSelect === false ? { hidden: true } : {}),
   };
   return result;
 }

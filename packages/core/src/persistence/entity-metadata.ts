@@ -24,6 +24,11 @@ export interface ColumnMetadata {
   readonly enumValues?: readonly (string | number)[];
   /** The relation this column is the foreign key of, when it is mapped as its own property. */
   readonly foreignKeyOf?: string;
+  /**
+   * The ORM leaves the column out of a read unless it is asked for by name (TypeORM's `select: false`, the usual way
+   * to keep a password hash or a token out of every result): it is served only when `select.fields` lists it.
+   */
+  readonly hidden?: boolean;
 }
 
 export type RelationKind = 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';

@@ -31,7 +31,13 @@ export function buildSelectConfig(
       });
     }
   }
-  const fields = resolveFieldList({ entity, path: 'select.fields', list: input?.fields, universe: columns });
+  // A hidden column (the ORM's `select: false`) is served only when an array lists it by name: the default and an
+  // `{ exclude }` list leave it out, as the ORM's own reads do.
+  const hidden = new Set(metadata.columns.filter((column) => column.hidden).map((column) => column.property));
+  const listedByName = Array.isArray(input?.fields);
+  const fields = resolveFieldList({ entity, path: 'select.fields', list: input?.fields, universe: columns }).filter(
+    (name) => listedByName || !hidden.has(name),
+  );
   const fieldSet = new Set(fields);
   if (input?.default !== undefined) {
     if (!Array.isArray(input.default))
