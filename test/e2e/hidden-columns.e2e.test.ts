@@ -20,6 +20,13 @@ class Owner {
   @Column({ type: 'varchar', length: 80, select: false, default: '' }) secret!: string;
 }
 
+@Entity('hidden_device')
+class Device {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 40 }) label!: string;
+  @Column({ type: 'varchar', length: 80, select: false, default: '' }) token!: string;
+}
+
 @Entity('hidden_account')
 class Account {
   @PrimaryGeneratedColumn() id!: number;
@@ -27,13 +34,8 @@ class Account {
   @Column({ type: 'varchar', length: 80, select: false, default: '' }) passwordHash!: string;
   @Column({ type: 'int', nullable: true }) ownerId!: number | null;
   @ManyToOne(() => Owner, { nullable: true }) owner!: Owner | null;
-}
-
-@Entity('hidden_device')
-class Device {
-  @PrimaryGeneratedColumn() id!: number;
-  @Column({ type: 'varchar', length: 40 }) label!: string;
-  @Column({ type: 'varchar', length: 80, select: false, default: '' }) token!: string;
+  @Column({ type: 'int', nullable: true }) deviceId!: number | null;
+  @ManyToOne(() => Device, { nullable: true }) device!: Device | null;
 }
 
 describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
@@ -50,7 +52,7 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
         svcController('accounts', Account, {
           filter: { fields: { exclude: [] } },
           sort: { fields: { exclude: [] } },
-          include: { fields: ['owner'] },
+          include: { fields: ['owner', 'device'] },
         }),
         svcController('devices', Device, { select: { fields: ['id', 'label', 'token'] } }),
       ],
@@ -68,7 +70,7 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
     const owner = await app.dataSource.getRepository(Owner).save({ name: 'olga', secret: 's1' });
     const created = await request(http).post('/accounts').send({ name: 'ann', passwordHash: 'h1', ownerId: owner.id });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: created.body.id, name: 'ann', ownerId: owner.id });
+    expect(created.body).toEqual({ id: created.body.id, name: 'ann', ownerId: owner.id, deviceId: null });
     const stored = await app.dataSource
       .getRepository(Account)
       .findOne({ where: { id: created.body.id }, select: { id: true, passwordHash: true } });
@@ -78,9 +80,9 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
   it('leaves it out of REST reads, and refuses it as a select, a filter or a sort', async () => {
     const list = await request(http).get('/accounts');
     expect(list.status).toBe(200);
-    for (const item of list.body.items) expect(Object.keys(item)).toEqual(['id', 'name', 'ownerId']);
+    for (const item of list.body.items) expect(Object.keys(item)).toEqual(['id', 'name', 'ownerId', 'deviceId']);
     const one = await request(http).get(`/accounts/${list.body.items[0].id}`);
-    expect(Object.keys(one.body)).toEqual(['id', 'name', 'ownerId']);
+    expect(Object.keys(one.body)).toEqual(['id', 'name', 'ownerId', 'deviceId']);
     for (const [query, param] of [
       ['select=passwordHash', 'select'],
       ['filter[passwordHash][eq]=h1', 'filter[passwordHash]'],
@@ -120,10 +122,18 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
     expect(JSON.stringify(page.content)).not.toContain('h2');
   });
 
-  it('is served where select.fields lists it by name', async () => {
+  it('is served where select.fields lists it by name, in its own rows and where another entity includes them', async () => {
     const created = await request(http).post('/devices').send({ label: 'phone', token: 't1' });
     expect(created.body).toEqual({ id: created.body.id, label: 'phone', token: 't1' });
     const list = await request(http).get('/devices?select=token');
     expect(list.body.items).toEqual([{ token: 't1' }]);
+    const account = await request(http).post('/accounts').send({ name: 'cy', deviceId: created.body.id });
+    const included = await request(http).get(`/accounts/${account.body.id}?include=device`);
+    expect(included.body.device).toEqual({ id: created.body.id, label: 'phone', token: 't1' });
+    const answer = await postGraphql(http, {
+      query: `{ account(id: ${account.body.id}) { device { label token } } }`,
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({ account: { device: { label: 'phone', token: 't1' } } });
   });
 });

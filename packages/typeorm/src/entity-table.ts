@@ -56,13 +56,6 @@ export class EntityTable {
   private readonly ormMarker?: TableColumn;
   /** Comma-separated quoted column list for SELECT. */
   readonly selectList: string;
-  /**
-   * The columns TypeORM reads unless asked for more: all but `select: false` ones. An included row is read with these
-   * only, as TypeORM loads a relation, so a hidden column of a target that no entity serves never reaches a response.
-   */
-  private readonly visibleColumns: readonly TableColumn[];
-  /** `selectList` of `visibleColumns`. */
-  readonly visibleSelectList: string;
   readonly likeEscape: string;
   private readonly byProperty: ReadonlyMap<string, TableColumn>;
   private readonly byDatabaseName: ReadonlyMap<string, TableColumn>;
@@ -106,8 +99,6 @@ export class EntityTable {
     this.ormMarker =
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.selectList = this.columns.map((column) => column.quoted).join(', ');
-    this.visibleColumns = this.columns.filter((column) => column.orm.isSelect !== false);
-    this.visibleSelectList = this.visibleColumns.map((column) => column.quoted).join(', ');
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);
@@ -192,15 +183,10 @@ export class EntityTable {
   }
 
   /** A database row (keys are column names) as a plain object of properties, values hydrated by the driver. */
-  hydrate(raw: Record<string, unknown>, columns: readonly TableColumn[] = this.columns): Row {
+  hydrate(raw: Record<string, unknown>): Row {
     const row: Row = {};
-    for (const column of columns) row[column.property] = column.hydrate(raw[column.databaseName]);
+    for (const column of this.columns) row[column.property] = column.hydrate(raw[column.databaseName]);
     return row;
-  }
-
-  /** A row read with `visibleSelectList`. */
-  hydrateVisible(raw: Record<string, unknown>): Row {
-    return this.hydrate(raw, this.visibleColumns);
   }
 
   /** A value as the driver binds it for `column` (booleans as 0/1 on SQLite and MySQL, dates as strings, ...). */

@@ -112,6 +112,7 @@ function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMe
       ...(column.referencedColumn ? { referencedKind: columnKindOf(dataSource, column.referencedColumn) } : {}),
     }),
   );
+  const hidden = relation.inverseEntityMetadata.columns.filter((column) => column.isSelect === false);
   return Object.freeze({
     property: relation.propertyPath,
     kind: relation.relationType,
@@ -120,5 +121,6 @@ function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMe
     owning: relation.isOwning,
     nullable: relation.isNullable,
     joinColumns: Object.freeze(joinColumns),
+    ...(hidden.length > 0 ? { hiddenTargetFields: Object.freeze(hidden.map((column) => column.propertyPath)) } : {}),
   });
 }

@@ -102,7 +102,10 @@ function applySelects(
     }
     const allowed = node.target?.select.fields;
     const names = value.split(',').map((name) => name.trim());
-    const bad = names.filter((name) => (allowed ? !allowed.includes(name) : name.length === 0 || name.includes('.')));
+    const hidden = node.relation.hiddenTargetFields ?? [];
+    const bad = names.filter((name) =>
+      allowed ? !allowed.includes(name) : name.length === 0 || name.includes('.') || hidden.includes(name),
+    );
     if (bad.length > 0) {
       errors.add(
         param,

@@ -43,8 +43,12 @@ export async function attachIncludes(
       session: args.session,
     });
     const fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
+    // A target no entity serves answers what TypeORM would load of it: every column but its hidden ones.
+    const hidden = node.relation.hiddenTargetFields;
     const project = (row: Row) =>
-      fields ? projectRow(row, { fields }) : projectRow(row, { fields: Object.keys(row) });
+      projectRow(row, {
+        fields: fields ?? (hidden ? Object.keys(row).filter((name) => !hidden.includes(name)) : Object.keys(row)),
+      });
     const childRows: Row[] = [];
     const childItems: Record<string, unknown>[] = [];
     loaded.forEach((value, index) => {

@@ -10,7 +10,10 @@ export interface ColumnMetadata {
   readonly kind: ColumnKind;
   readonly nullable: boolean;
   readonly primary: boolean;
-  /** Written by the database (auto-increment, uuid generation, create/update date, version). */
+  /**
+   * Written by the database or the ORM, never by a client (auto-increment, uuid generation, create/update date,
+   * version, the discriminator of single-table inheritance).
+   */
   readonly generated: boolean;
   /** The database or the ORM supplies a value when none is written. */
   readonly hasDefault: boolean;
@@ -49,6 +52,11 @@ export interface RelationMetadata {
     /** Kind of the referenced target column, so a reference id is checked before it reaches the database. */
     readonly referencedKind?: ColumnKind;
   }[];
+  /**
+   * The target's hidden columns (see `ColumnMetadata.hidden`): an included row of a target no entity serves leaves
+   * them out, as TypeORM loads a relation without them.
+   */
+  readonly hiddenTargetFields?: readonly string[];
 }
 
 export interface EntityMetadata {

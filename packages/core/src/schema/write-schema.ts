@@ -151,7 +151,7 @@ function restrict(
     const field = candidates.get(name);
     if (!field) {
       const why = stripped.has(name)
-        ? 'is not writable (primary key, generated column or soft-delete marker)'
+        ? 'is not writable (primary key, generated column, inheritance discriminator or soft-delete marker)'
         : `is not a writable field of ${entity}.${suggestion(name, candidates.keys())}`;
       throw new ConfigurationException({ entity, path, message: `'${name}' ${why}` });
     }

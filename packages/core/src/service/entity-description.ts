@@ -26,7 +26,10 @@ export interface FieldDescription {
   readonly kind: ColumnKind;
   readonly nullable: boolean;
   readonly primary: boolean;
-  /** Written by the database (auto-increment, generated uuid, create/update date, version). */
+  /**
+   * Written by the database or the ORM, never by a client (auto-increment, generated uuid, create/update date,
+   * version, the discriminator of single-table inheritance).
+   */
   readonly generated: boolean;
   /** The database or the ORM supplies a value when none is written. */
   readonly hasDefault: boolean;
