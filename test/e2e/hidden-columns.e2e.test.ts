@@ -4,6 +4,8 @@
  * GraphQL types or MCP results and schemas, not selectable, and not usable as a filter or sort (no oracle). It stays writable. An entity
  * whose `select.fields` names it serves it.
  */
+import type { RealtimeEvent } from '@svc/core';
+import type { RealtimeTransport } from '@svc/core/spi';
 import request from 'supertest';
 import { Column, Entity, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { svcController } from '../support/create-test-app';
@@ -42,6 +44,8 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
   let app: McpApp;
   let http: ReturnType<McpApp['app']['getHttpServer']>;
   let mcp: McpTestClient;
+  const events: RealtimeEvent[] = [];
+  const recorder: RealtimeTransport = { name: 'recorder', publish: async (event) => void events.push(event) };
 
   beforeAll(async () => {
     app = await startMcpApp({
@@ -53,10 +57,11 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
           filter: { fields: { exclude: [] } },
           sort: { fields: { exclude: [] } },
           include: { fields: ['owner', 'device'] },
+          realtime: {},
         }),
         svcController('devices', Device, { select: { fields: ['id', 'label', 'token'] } }),
       ],
-      svc: { graphql: true },
+      svc: { graphql: true, realtimeTransports: [recorder] },
     });
     http = app.app.getHttpServer();
     mcp = await connectMcp('v2 client, 2026-07-28', { url: app.url });
@@ -100,6 +105,16 @@ describe.each(TEST_DATABASES)('A select: false column on $name', (db) => {
     expect(included.body.items[0].owner).toEqual({ id: expect.any(Number), name: 'olga' });
     const named = await request(http).get('/accounts?include=owner&select[owner]=id,secret');
     expect(JSON.stringify(named.body)).not.toContain('s1');
+  });
+
+  it('is in no realtime event, neither its value nor its name among the changed fields', async () => {
+    const account = await request(http).post('/accounts').send({ name: 'dee', passwordHash: 'h3' });
+    events.length = 0;
+    await request(http).patch(`/accounts/${account.body.id}`).send({ name: 'dee2', passwordHash: 'h4' }).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const patched = events.find((event) => event.event === 'patched');
+    expect(patched?.changed).toEqual(['name']);
+    expect(JSON.stringify(events)).not.toMatch(/passwordHash|h3|h4/);
   });
 
   it('is no field of the GraphQL type', async () => {
