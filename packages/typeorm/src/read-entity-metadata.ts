@@ -35,6 +35,7 @@ function buildEntityMetadata(dataSource: DataSource, orm: OrmEntity, target: Fun
     columns: Object.freeze(columns),
     primaryKeys: Object.freeze(orm.primaryColumns.map((column) => column.propertyPath)),
     relations: Object.freeze(relations),
+    ...(orm.tableType === 'view' ? { view: true } : {}),
     ...(marker === undefined ? {} : { deleteMarker: marker }),
     uniques: uniqueSets(orm),
   });
@@ -88,6 +89,9 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     ...(kind === 'enum' && column.enum ? { enumValues: Object.freeze([...column.enum]) } : {}),
     ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
     ...(column.isSelect === false ? { hidden: true } : {}),
+    ...(column.embeddedMetadata ? { embedded: true } : {}),
+    ...(column.isInsert ? {} : { insertable: false as const }),
+    ...(column.isUpdate ? {} : { updatable: false as const }),
   };
   return result;
 }

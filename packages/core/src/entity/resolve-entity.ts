@@ -168,6 +168,7 @@ function resolveAllOperations(
     const facts = args.operationFacts.get(id);
     if (facts) operations.set(id, resolveOperation(scope, facts, state));
   }
+  if (scope.metadata.view) refuseWritesToView(name, operations);
   for (const [id, custom] of customs) operations.set(id, resolveCustom(scope, id, custom));
   for (const [relation, array] of arrayRelations) {
     for (const action of ARRAY_ACTIONS[array.strategy])
@@ -180,6 +181,22 @@ function resolveAllOperations(
     buildListQueryConfig({ ...listArgs(scope), settings: scope.entitySettings, softDelete: soft });
   }
   return operations;
+}
+
+/**
+ * A view's rows cannot be written: an entity over one serves reads only, and says so in its `operations` map, so a
+ * write is never routed to answer with a database error.
+ */
+function refuseWritesToView(entity: string, operations: ReadonlyMap<string, ResolvedOperation>): void {
+  const writes = [...operations.values()].filter((operation) => operation.facts?.kind === 'write');
+  if (writes.length === 0) return;
+  const reads = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
+  const map = (reads.length > 0 ? reads : [{ id: 'findMany' }, { id: 'findOne' }]).map(({ id }) => `${id}: true`);
+  throw new ConfigurationException({
+    entity,
+    path: 'operations',
+    message: `${entity} reads a database view, whose rows cannot be written, yet ${writes.map(({ id }) => id).join(', ')} would be served. Serve its reads only: operations: { ${map.join(', ')} }.`,
+  });
 }
 
 /** A custom operation, under its own settings scope and the rules of the standard operation of its shape. */

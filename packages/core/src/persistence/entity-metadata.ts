@@ -32,6 +32,19 @@ export interface ColumnMetadata {
    * to keep a password hash or a token out of every result): it is served only when `select.fields` lists it.
    */
   readonly hidden?: boolean;
+  /**
+   * A column of an embedded class (TypeORM's `@Column(() => Address) address`), named by its path (`address.city`).
+   * It is served on reads; it is not writable and not on the default filter, sort, search or aggregate lists, which
+   * would take the path for a relation.
+   */
+  readonly embedded?: boolean;
+  /** False where the ORM never writes the column on insert (TypeORM's `insert: false`): a create drops a value for it. */
+  readonly insertable?: false;
+  /**
+   * False where the ORM never writes the column on update (TypeORM's `update: false`, a value set once): an update or
+   * a patch drops a value for it, as for the primary key, so a client may send back what it read.
+   */
+  readonly updatable?: false;
 }
 
 export type RelationKind = 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';
@@ -73,6 +86,8 @@ export interface EntityMetadata {
    * names; the primary key is not repeated here. Omitted: the adapter cannot tell.
    */
   readonly uniques?: readonly (readonly string[])[];
+  /** The entity reads a database view (TypeORM's `@ViewEntity`): its rows are read, never written. */
+  readonly view?: boolean;
 }
 
 /** The primary-key values of one row, by property. */

@@ -44,9 +44,14 @@ interface BuildArgs {
   readonly select?: SelectConfig;
 }
 
-/** The columns a default allowlist starts from: the readable ones when `select` is given, else every column. */
+/**
+ * The columns a default allowlist starts from: the readable ones when `select` is given, else every column; never a
+ * column of an embedded class.
+ */
 function defaultColumns(metadata: EntityMetadata, select: SelectConfig | undefined) {
-  return select ? metadata.columns.filter((column) => select.fieldSet.has(column.property)) : metadata.columns;
+  // A column of an embedded class is named by a path, which a filter or a sort would take for a relation's.
+  const own = metadata.columns.filter((column) => !column.embedded);
+  return select ? own.filter((column) => select.fieldSet.has(column.property)) : own;
 }
 
 export function buildFilterAllowlist({ entity, metadata, filter, related, select }: BuildArgs): FilterAllowlist {

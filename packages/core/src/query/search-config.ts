@@ -46,7 +46,10 @@ export function buildSearchConfig(args: {
         message: `is not a known key.${suggestion(key, KEYS)}`,
       });
   }
-  const strings = metadata.columns.filter((column) => column.kind === 'string').map((column) => column.property);
+  // A column of an embedded class is named by a path, which the search would take for a relation's.
+  const strings = metadata.columns
+    .filter((column) => column.kind === 'string' && !column.embedded)
+    .map((column) => column.property);
   const list = input.fields as FieldList | undefined;
   // The default and the `{ exclude }` form draw from the string columns `select.fields` serves.
   const served = (name: string) => !args.select || args.select.fieldSet.has(name);

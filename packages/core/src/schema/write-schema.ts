@@ -21,7 +21,10 @@ export type WritableField =
 export interface WriteSchema {
   readonly slot: WriteSlot;
   readonly fields: ReadonlyMap<string, WritableField>;
-  /** Keys dropped silently (primary key, generated columns, the soft-delete marker): a client may send back what it read. */
+  /**
+   * Keys dropped silently (primary key, generated columns, the soft-delete marker, a column the ORM does not write in
+   * this slot): a client may send back what it read.
+   */
   readonly stripped: ReadonlySet<string>;
   /** Fields that must be present (create and the replace of update). */
   readonly required: readonly string[];
@@ -61,8 +64,10 @@ export function buildWriteSchema(args: {
   const candidates = new Map<string, WritableField>();
   for (const column of metadata.columns) {
     const immutableKey = column.primary && (slot !== 'create' || column.generated);
-    if (immutableKey || column.generated || column.deleteMarker) stripped.add(column.property);
-    else candidates.set(column.property, { kind: 'column', column });
+    const unwritten = slot === 'create' ? column.insertable === false : column.updatable === false;
+    if (immutableKey || unwritten || column.generated || column.deleteMarker) stripped.add(column.property);
+    // A column of an embedded class is not written yet: a body that sends one is refused, never stored in part.
+    else if (!column.embedded) candidates.set(column.property, { kind: 'column', column });
   }
   for (const relation of metadata.relations) {
     const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);

@@ -1,0 +1,115 @@
+/**
+ * TypeORM column and entity options that change what may be written, honoured on every database: a column with
+ * `update: false` is set on create and dropped from an update or a patch (as a key is), one with `insert: false` is
+ * dropped from a create; the columns of an embedded class are served under their paths and refused in a body, a
+ * filter or a sort (never stored in part or answered with a 500); and an entity over a view serves reads only.
+ */
+import request from 'supertest';
+import { Column, DataSource, Entity, PrimaryGeneratedColumn, ViewColumn, ViewEntity } from 'typeorm';
+import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
+import { TEST_DATABASES } from '../support/test-databases';
+
+class Address {
+  @Column({ type: 'varchar', length: 40, nullable: true }) city!: string | null;
+  @Column({ type: 'varchar', length: 10, nullable: true }) zip!: string | null;
+}
+
+@Entity('column_options_item')
+class Item {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 40 }) name!: string;
+  @Column({ type: 'varchar', length: 40, update: false }) sku!: string;
+  @Column({ type: 'varchar', length: 40, insert: false, default: 'warehouse' }) origin!: string;
+  @Column(() => Address) address!: Address;
+}
+
+@ViewEntity({
+  name: 'column_options_item_names',
+  expression: (dataSource: DataSource) =>
+    dataSource.createQueryBuilder().select('item.id', 'id').addSelect('item.name', 'name').from(Item, 'item'),
+})
+class ItemName {
+  @ViewColumn() id!: number;
+  @ViewColumn() name!: string;
+}
+
+describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
+  let t: TestApp;
+  let id: number;
+  const stored = () => t.dataSource.getRepository(Item).findOneByOrFail({ id });
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_column_options',
+      entities: [Item, ItemName],
+      controllers: [
+        svcController('items', Item),
+        svcController('item-names', ItemName, { operations: { findMany: true } }),
+      ],
+    });
+    id = (await t.dataSource.getRepository(Item).save({ name: 'lamp', sku: 'L-1', address: { city: 'Lyon' } })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('drops an update: false column from a patch and an update, as it drops the key', async () => {
+    const patched = await request(t.server).patch(`/items/${id}`).send({ name: 'lamp 2', sku: 'L-2' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'lamp 2', sku: 'L-1' });
+    const replaced = await request(t.server).put(`/items/${id}`).send({ name: 'lamp 3', sku: 'L-3' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ name: 'lamp 3', sku: 'L-1' });
+    expect(await stored()).toMatchObject({ name: 'lamp 3', sku: 'L-1' });
+  });
+
+  it('stores an update: false column on create and drops an insert: false one, whose default applies', async () => {
+    const created = await request(t.server).post('/items').send({ name: 'desk', sku: 'D-1', origin: 'client' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'desk', sku: 'D-1', origin: 'warehouse' });
+    await request(t.server).delete(`/items/${created.body.id}`).expect(204);
+  });
+
+  it('serves the columns of an embedded class under their paths', async () => {
+    const read = await request(t.server).get(`/items/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ 'address.city': 'Lyon', 'address.zip': null });
+  });
+
+  it('refuses an embedded column in a body, a filter or a sort, and stores nothing', async () => {
+    const created = await request(t.server).post('/items').send({ name: 'chair', sku: 'C-1', 'address.city': 'Nice' });
+    expect(created.status).toBe(400);
+    expect(created.body.errors).toEqual([expect.objectContaining({ field: 'address.city', code: 'not_writable' })]);
+    const patched = await request(t.server).patch(`/items/${id}`).send({ 'address.city': 'Nice' });
+    expect(patched.status).toBe(400);
+    expect((await stored()).address.city).toBe('Lyon');
+    expect(await t.dataSource.getRepository(Item).countBy({ name: 'chair' })).toBe(0);
+    for (const [query, param] of [
+      ['filter[address.city][eq]=Lyon', 'filter[address.city]'],
+      ['sort=address.city', 'sort'],
+    ] as const) {
+      const refused = await request(t.server).get(`/items?${query}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors[0].param).toBe(param);
+    }
+  });
+
+  it('serves a view entity its reads, and routes no write to it', async () => {
+    const listed = await request(t.server).get('/item-names');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toContainEqual({ id, name: 'lamp 3' });
+    expect((await request(t.server).post('/item-names').send({ name: 'x' })).status).toBe(404);
+  });
+
+  it('refuses at bootstrap a view entity whose writes would be served', async () => {
+    const error = await bootstrapFailure({
+      db,
+      suite: 'e2e_column_options_view',
+      entities: [Item, ItemName],
+      controllers: [svcController('item-names', ItemName)],
+    });
+    expect(error.message).toContain('ItemName reads a database view');
+    expect(error.message).toContain('createOne');
+  });
+});
