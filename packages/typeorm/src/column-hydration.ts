@@ -36,6 +36,8 @@ const AS_READ = new Set<unknown>([
 ]);
 
 /** Column types each dialect's driver reads as a boolean (`value ? true : false`). */
+const NUMERIC_VIRTUAL = new Set<unknown>([Number, 'int', 'integer', 'smallint', 'float', 'real', 'double', 'number']);
+
 const BOOLEAN_TYPES: Record<DatabaseDialect, ReadonlySet<unknown>> = {
   sqlite: new Set<unknown>([Boolean, 'boolean']),
   mysql: new Set<unknown>([Boolean, 'boolean', 'bool']),
@@ -59,6 +61,11 @@ const DATE_READ_TYPES: Record<Exclude<DatabaseDialect, 'sqlite'>, ReadonlySet<un
 
 export function hydratorOf(driver: Driver, dialect: DatabaseDialect, column: OrmColumn): Hydrator {
   const byDriver: Hydrator = (value) => driver.prepareHydratedValue(value, column);
+  // A virtual column is a query's result, typed as the database computed it (a MySQL COUNT is a bigint, read as text):
+  // a numeric one is read as a number.
+  if (column.isVirtualProperty && NUMERIC_VIRTUAL.has(column.type)) {
+    return unlessNull((value) => (typeof value === 'string' ? Number(value) : byDriver(value)));
+  }
   // A transformer sees every value, null included.
   if (column.transformer) return byDriver;
   if (AS_READ.has(column.type)) return (value) => value;

@@ -54,8 +54,12 @@ export class EntityTable {
   readonly clientUuids: readonly TableColumn[];
   /** The delete-date column TypeORM declares, when no configured marker replaces it. */
   private readonly ormMarker?: TableColumn;
-  /** Comma-separated quoted column list for SELECT. */
-  readonly selectList: string;
+  /**
+   * Whether a column is computed by a query on read (`@VirtualColumn`): a write's `RETURNING *` cannot hold it, so the
+   * row is read back instead.
+   */
+  readonly computed: boolean;
+  private readonly selectLists = new Map<string, string>();
   readonly likeEscape: string;
   private readonly byProperty: ReadonlyMap<string, TableColumn>;
   private readonly byDatabaseName: ReadonlyMap<string, TableColumn>;
@@ -98,7 +102,7 @@ export class EntityTable {
         : this.columns.filter((column) => column.orm.isGenerated && column.orm.generationStrategy === 'uuid');
     this.ormMarker =
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
-    this.selectList = this.columns.map((column) => column.quoted).join(', ');
+    this.computed = this.columns.some((column) => column.orm.isVirtualProperty);
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);
@@ -110,6 +114,24 @@ export class EntityTable {
         values: [...children.map((child) => child.discriminatorValue), this.orm.discriminatorValue],
       };
     }
+  }
+
+  /**
+   * The SELECT list of every column, for a FROM that names the table `alias`: a virtual column as its query, as
+   * TypeORM's builder selects it, under the column's name.
+   */
+  selectListAs(alias: string): string {
+    let list = this.selectLists.get(alias);
+    if (list === undefined) {
+      const escaped = this.driver.escape(alias);
+      list = this.columns
+        .map(({ orm, quoted }) =>
+          orm.isVirtualProperty && orm.query ? `(${orm.query(escaped)}) AS ${quoted}` : quoted,
+        )
+        .join(', ');
+      this.selectLists.set(alias, list);
+    }
+    return list;
   }
 
   /** The table of another entity of the same DataSource. */

@@ -90,6 +90,7 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
     ...(column.isSelect === false ? { hidden: true } : {}),
     ...(column.embeddedMetadata ? { embedded: true } : {}),
+    ...(column.isVirtualProperty ? { virtual: true } : {}),
     ...(column.isInsert ? {} : { insertable: false as const }),
     ...(column.isUpdate ? {} : { updatable: false as const }),
   };

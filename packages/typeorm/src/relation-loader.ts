@@ -183,7 +183,7 @@ async function selectTargets(
     if (args.where) conditions.push(filterToSql(args.where, target, params));
     conditions.push(...rowsOfSql(target, args.view, params));
     const sql =
-      `SELECT ${target.selectList}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
+      `SELECT ${target.selectListAs(TARGET_ALIAS)}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
       ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;
     for (const entry of await rawRows(context.manager, bindSql(driver, sql, params.values)))
       rows.push({ row: target.hydrate(entry), parent: entry['svc_parent_key'] });

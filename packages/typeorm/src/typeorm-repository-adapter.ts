@@ -84,9 +84,14 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     // writes go through the builders and are read back.
     const subscribed = dataSource.subscribers.length > 0;
     // MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
-    this.returnsWrittenRows = returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed);
+    // A virtual column is no column of the table, so a write's RETURNING cannot hold it: an updated row is read back,
+    // and an insert's RETURNING gives its key only (`insertedRow`).
+    this.returnsWrittenRows =
+      returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed) && !this.table.computed;
     this.returnsInsertedRows =
-      this.returnsWrittenRows || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
+      returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed)
+        ? true
+        : dialect === 'mysql' && driver.isReturningSqlSupported('insert');
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
     // With subscribers, the builder writes a create, as it tells them of it (beforeInsert, afterInsert).
     this.rowInsert = this.returnsInsertedRows && !subscribed ? RowInsert.of(this.table) : undefined;
@@ -112,7 +117,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const driver = this.table.driver;
     const params = new SqlParameters();
     const fromWhere = `${this.fromSql}${this.whereSql({ where: args.where, view: args.view }, params)}`;
-    const selected = [this.table.selectList];
+    const selected = [this.table.selectListAs(TABLE_ALIAS)];
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
       const column = this.table.requireColumn(property);
@@ -189,7 +194,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const lock = this.lockSql(args);
     const query = bindSql(
       this.table.driver,
-      `SELECT ${this.table.selectList} FROM ${this.fromSql}${where}${lock}`,
+      `SELECT ${this.table.selectListAs(TABLE_ALIAS)} FROM ${this.fromSql}${where}${lock}`,
       params.values,
     );
     return this.guard('read', async () => {
@@ -250,10 +255,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     });
   }
 
-  /** The key and row of an insert's `RETURNING *`. */
-  private insertedRow([stored]: Record<string, unknown>[]): { key: EntityKey; row: Row } {
+  /** The key and row of an insert's `RETURNING *`; the key only where a virtual column is left to a read back. */
+  private insertedRow([stored]: Record<string, unknown>[]): { key: EntityKey; row?: Row } {
     const row = this.table.hydrate(stored ?? {});
-    return { key: this.keyOf(row), row };
+    return this.table.computed ? { key: this.keyOf(row) } : { key: this.keyOf(row), row };
   }
 
   async update(key: EntityKey, values: Row, args: UpdateArgs): Promise<Row | null | void> {
@@ -284,7 +289,9 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]> {
     if (rows.length === 0) return [];
-    return this.inTransaction(args, (manager) => this.batch.insert(manager, rows));
+    const written = await this.inTransaction(args, (manager) => this.batch.insert(manager, rows));
+    // The rows a RETURNING gave lack a virtual column's value: their keys only, and the caller reads them back.
+    return this.table.computed ? written.map(({ key }) => ({ key })) : written;
   }
 
   async updateMany(keys: readonly EntityKey[], values: Row, args: WriteArgs): Promise<Row[] | void> {

@@ -83,7 +83,7 @@ function defaultFunctions(args: AggregateConfigArgs, columns: ReadonlyMap<string
   for (const column of columns.values()) {
     // Keys are identifiers, not quantities: a sum of ids is noise. Listing one in `fields` still serves it.
     const key = column.primary || column.foreignKeyOf !== undefined;
-    if (!args.served.has(column.property) || column.deleteMarker || key || column.embedded) continue;
+    if (!args.served.has(column.property) || column.deleteMarker || key || column.embedded || column.virtual) continue;
     if (NUMERIC.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['sum', 'avg', 'min', 'max']));
     else if (DATES.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['min', 'max']));
   }

@@ -38,6 +38,11 @@ export interface ColumnMetadata {
    * would take the path for a relation.
    */
   readonly embedded?: boolean;
+  /**
+   * Computed by a query on every read (TypeORM's `@VirtualColumn`): served on reads, never written, and not on the
+   * default filter, sort, search or aggregate lists, where the database has no such column to compare.
+   */
+  readonly virtual?: boolean;
   /** False where the ORM never writes the column on insert (TypeORM's `insert: false`): a create drops a value for it. */
   readonly insertable?: false;
   /**

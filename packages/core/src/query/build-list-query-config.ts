@@ -46,11 +46,12 @@ interface BuildArgs {
 
 /**
  * The columns a default allowlist starts from: the readable ones when `select` is given, else every column; never a
- * column of an embedded class.
+ * column of an embedded class or a virtual one.
  */
 function defaultColumns(metadata: EntityMetadata, select: SelectConfig | undefined) {
-  // A column of an embedded class is named by a path, which a filter or a sort would take for a relation's.
-  const own = metadata.columns.filter((column) => !column.embedded);
+  // A column of an embedded class is named by a path, which a filter or a sort would take for a relation's; a virtual
+  // one is a query's result, not a column the database can compare.
+  const own = metadata.columns.filter((column) => !column.embedded && !column.virtual);
   return select ? own.filter((column) => select.fieldSet.has(column.property)) : own;
 }
 

@@ -46,9 +46,10 @@ export function buildSearchConfig(args: {
         message: `is not a known key.${suggestion(key, KEYS)}`,
       });
   }
-  // A column of an embedded class is named by a path, which the search would take for a relation's.
+  // A column of an embedded class is named by a path, which the search would take for a relation's; a virtual one is
+  // no column the database can match.
   const strings = metadata.columns
-    .filter((column) => column.kind === 'string' && !column.embedded)
+    .filter((column) => column.kind === 'string' && !column.embedded && !column.virtual)
     .map((column) => column.property);
   const list = input.fields as FieldList | undefined;
   // The default and the `{ exclude }` form draw from the string columns `select.fields` serves.
