@@ -44,7 +44,7 @@ class Shelf {
 @Entity('column_options_slot')
 class Slot {
   @PrimaryGeneratedColumn() id!: number;
-  @Column({ type: 'int', name: 'shelf_id' }) shelfId!: number;
+  @Column({ type: 'int', name: 'shelf_id', update: false }) shelfId!: number;
   @ManyToOne(() => Shelf) @JoinColumn({ name: 'shelf_id' }) shelf!: Shelf;
 }
 
@@ -56,6 +56,15 @@ class Slot {
 class ItemName {
   @ViewColumn() id!: number;
   @ViewColumn() name!: string;
+}
+
+/** A view with no primary key: its rows can be listed, not read by id. */
+@ViewEntity({
+  name: 'column_options_item_skus',
+  expression: (dataSource: DataSource) => dataSource.createQueryBuilder().select('item.sku', 'sku').from(Item, 'item'),
+})
+class ItemSku {
+  @ViewColumn() sku!: string;
 }
 
 describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
@@ -153,6 +162,40 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     expect(listed.status).toBe(200);
     expect(listed.body.items).toContainEqual({ id, name: 'lamp 3' });
     expect((await request(t.server).post('/item-names').send({ name: 'x' })).status).toBe(404);
+  });
+
+  it('drops a reference whose foreign-key column is update: false from a patch, as it drops the column', async () => {
+    const [first, second] = await t.dataSource.getRepository(Shelf).save([{ name: 'a' }, { name: 'b' }]);
+    const created = await request(t.server)
+      .post('/slots')
+      .send({ shelf: { id: first!.id } });
+    expect(created.status).toBe(201);
+    expect(created.body.shelfId).toBe(first!.id);
+    const patched = await request(t.server)
+      .patch(`/slots/${created.body.id}`)
+      .send({ shelf: { id: second!.id } });
+    // The reference is dropped with its column, which leaves the patch empty: refused, and nothing changes.
+    expect(patched.status).toBe(400);
+    expect(patched.body.detail).toContain('changes nothing');
+    expect((await t.dataSource.getRepository(Slot).findOneByOrFail({ id: created.body.id })).shelfId).toBe(first!.id);
+  });
+
+  it('refuses at bootstrap what the schema cannot serve: a virtual column on a list, a keyless view read by id', async () => {
+    const virtualSort = await bootstrapFailure({
+      db,
+      suite: 'e2e_column_options_virtual',
+      entities: [Shelf, Slot],
+      controllers: [svcController('shelves', Shelf, { sort: { fields: ['id', 'nameLength'] } })],
+    });
+    expect(virtualSort.message).toContain("'nameLength' is a virtual column");
+    const keyless = await bootstrapFailure({
+      db,
+      suite: 'e2e_column_options_keyless',
+      entities: [Item, ItemSku],
+      controllers: [svcController('item-skus', ItemSku, { operations: { findMany: true, findOne: true } })],
+    });
+    expect(keyless.message).toContain('no primary key');
+    expect(keyless.message).toContain('operations: { findMany: true }');
   });
 
   it('refuses at bootstrap a view entity whose writes would be served', async () => {

@@ -61,13 +61,13 @@ const DATE_READ_TYPES: Record<Exclude<DatabaseDialect, 'sqlite'>, ReadonlySet<un
 
 export function hydratorOf(driver: Driver, dialect: DatabaseDialect, column: OrmColumn): Hydrator {
   const byDriver: Hydrator = (value) => driver.prepareHydratedValue(value, column);
+  // A transformer sees every value, null included.
+  if (column.transformer) return byDriver;
   // A virtual column is a query's result, typed as the database computed it (a MySQL COUNT is a bigint, read as text):
   // a numeric one is read as a number.
   if (column.isVirtualProperty && NUMERIC_VIRTUAL.has(column.type)) {
     return unlessNull((value) => (typeof value === 'string' ? Number(value) : byDriver(value)));
   }
-  // A transformer sees every value, null included.
-  if (column.transformer) return byDriver;
   if (AS_READ.has(column.type)) return (value) => value;
   if (BOOLEAN_TYPES[dialect].has(column.type)) return unlessNull((value) => (value ? true : false));
   if (dialect === 'sqlite' && (column.type === 'datetime' || column.type === Date)) {

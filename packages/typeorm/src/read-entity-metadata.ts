@@ -72,14 +72,21 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
   const kind = columnKindOf(dataSource, column);
   // TypeORM writes the discriminator of single-table inheritance itself, the entity's own value on every insert: a
   // client neither sends it nor changes it (a patch of it would turn the row into a sibling's).
+  // A column the database computes (`asExpression`) is generated as well.
   const generated =
-    column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion || column.isDiscriminator;
+    column.isGenerated ||
+    column.isCreateDate ||
+    column.isUpdateDate ||
+    column.isVersion ||
+    column.isDiscriminator ||
+    column.asExpression !== undefined;
   const length = column.length ? Number.parseInt(column.length, 10) : undefined;
   const literalDefault = column.default !== undefined && typeof column.default !== 'function';
   const result: ColumnMetadata = {
     property: column.propertyPath,
     kind,
-    nullable: column.isNullable,
+    // A virtual column's query may give null (a MAX over no rows) whatever the column declares.
+    nullable: column.isNullable || column.isVirtualProperty,
     primary: column.isPrimary,
     generated,
     hasDefault: column.default !== undefined || generated,

@@ -108,6 +108,7 @@ function listedFunctions(
         `names '${field}', which is not a column of ${args.entity}.${suggestion(field, [...columns.keys()])}`,
       );
     }
+    if (column.virtual) throw fail(path, `names '${field}', a virtual column, which the database cannot aggregate.`);
     if (!Array.isArray(listed) || listed.length === 0)
       throw fail(path, `must be a non-empty list among ${MEASURE_FUNCTIONS.join(', ')}.`);
     for (const fn of listed) {
@@ -144,6 +145,7 @@ function resolveGroupBy(
           `names '${field}', which is not a column of ${args.entity}.${suggestion(field, [...columns.keys()])}`,
         );
       if (column.kind === 'json') throw fail(`names '${field}', a json column, which cannot group.`);
+      if (column.virtual) throw fail(`names '${field}', a virtual column, which the database cannot group by.`);
       out.set(field, { kind: column.kind });
       continue;
     }
@@ -168,6 +170,7 @@ function resolveGroupBy(
         `names '${field}', which is not a column of ${relation.targetName}.${suggestion(field.slice(dot + 1), names)}`,
       );
     }
+    if (column.virtual) throw fail(`names '${field}', a virtual column, which the database cannot group by.`);
     out.set(field, { relation, kind: column.kind });
   }
   return out;

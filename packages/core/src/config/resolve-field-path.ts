@@ -19,9 +19,14 @@ export function resolveFieldPath(name: string, args: FieldPathArgs): ColumnMetad
   const fail = (message: string): never => {
     throw new ConfigurationException({ entity, path, message });
   };
+  const virtual = (column: ColumnMetadata, owner: string) =>
+    column.virtual
+      ? fail(`'${name}' is a virtual column of ${owner}, a query's result, which the database cannot compare.`)
+      : column;
   const dot = name.indexOf('.');
   if (dot === -1) {
     const column = metadata.columns.find((candidate) => candidate.property === name);
+    if (column) return virtual(column, entity);
     return (
       column ??
       fail(
@@ -48,6 +53,7 @@ export function resolveFieldPath(name: string, args: FieldPathArgs): ColumnMetad
     return fail(`'${name}' is a relation path, and the repository adapter cannot describe related entities.`);
   const target = args.related(relation.target);
   const column = target.columns.find((candidate) => candidate.property === tail);
+  if (column) return virtual(column, target.name);
   return (
     column ??
     fail(

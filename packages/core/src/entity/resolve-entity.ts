@@ -168,7 +168,7 @@ function resolveAllOperations(
     const facts = args.operationFacts.get(id);
     if (facts) operations.set(id, resolveOperation(scope, facts, state));
   }
-  if (scope.metadata.view) refuseWritesToView(name, operations);
+  if (scope.metadata.view) refuseWritesToView(name, scope.metadata.primaryKeys.length > 0, operations);
   for (const [id, custom] of customs) operations.set(id, resolveCustom(scope, id, custom));
   for (const [relation, array] of arrayRelations) {
     for (const action of ARRAY_ACTIONS[array.strategy])
@@ -187,15 +187,22 @@ function resolveAllOperations(
  * A view's rows cannot be written: an entity over one serves reads only, and says so in its `operations` map, so a
  * write is never routed to answer with a database error.
  */
-function refuseWritesToView(entity: string, operations: ReadonlyMap<string, ResolvedOperation>): void {
-  const writes = [...operations.values()].filter((operation) => operation.facts?.kind === 'write');
-  if (writes.length === 0) return;
-  const reads = [...operations.values()].filter((operation) => operation.facts?.kind === 'read');
-  const map = (reads.length > 0 ? reads : [{ id: 'findMany' }, { id: 'findOne' }]).map(({ id }) => `${id}: true`);
+function refuseWritesToView(entity: string, keyed: boolean, operations: ReadonlyMap<string, ResolvedOperation>): void {
+  // Without a key (a view need not have one), no row can be read by id either.
+  const unserved = [...operations.values()].filter(
+    (operation) => operation.facts?.kind === 'write' || (!keyed && operation.id === 'findOne'),
+  );
+  if (unserved.length === 0) return;
+  const reads = [...operations.values()].filter(
+    (operation) => operation.facts?.kind === 'read' && (keyed || operation.id !== 'findOne'),
+  );
+  const fallback = keyed ? ['findMany', 'findOne'] : ['findMany'];
+  const map = (reads.length > 0 ? reads.map(({ id }) => id) : fallback).map((id) => `${id}: true`);
+  const why = keyed ? 'whose rows cannot be written' : 'whose rows cannot be written, and which has no primary key';
   throw new ConfigurationException({
     entity,
     path: 'operations',
-    message: `${entity} reads a database view, whose rows cannot be written, yet ${writes.map(({ id }) => id).join(', ')} would be served. Serve its reads only: operations: { ${map.join(', ')} }.`,
+    message: `${entity} reads a database view, ${why}, yet ${unserved.map(({ id }) => id).join(', ')} would be served. Serve what it can: operations: { ${map.join(', ')} }.`,
   });
 }
 

@@ -179,6 +179,12 @@ export function buildSortAllowlist({ entity, metadata, sort, select, related }: 
         path,
         message: `'${name}' is not a column of ${entity}.${suggestion(name, columns)}`,
       });
+    if (path === 'sort.fields' && metadata.columns.some((column) => column.property === name && column.virtual))
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `'${name}' is a virtual column of ${entity}, a query's result, which the database cannot order by.`,
+      });
     return name;
   };
   const spec = sort?.fields;

@@ -73,6 +73,13 @@ export function buildWriteSchema(args: {
     const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);
     if (toOne && relation.joinColumns.length === 1) {
       const join = relation.joinColumns[0]!;
+      // A reference is written through its foreign-key column: where the ORM does not write that column in this
+      // slot, the reference is dropped with it.
+      const mapped = metadata.columns.find((column) => column.property === join.property);
+      if (mapped && (slot === 'create' ? mapped.insertable === false : mapped.updatable === false)) {
+        stripped.add(relation.property);
+        continue;
+      }
       candidates.set(relation.property, {
         kind: 'relation',
         relation,
