@@ -58,6 +58,12 @@ class ItemName {
   @ViewColumn() name!: string;
 }
 
+@Entity('column_options_archive')
+class Archive {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: Date, nullable: true, update: false }) removedAt!: Date | null;
+}
+
 /** A view with no primary key: its rows can be listed, not read by id. */
 @ViewEntity({
   name: 'column_options_item_skus',
@@ -180,7 +186,7 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     expect((await t.dataSource.getRepository(Slot).findOneByOrFail({ id: created.body.id })).shelfId).toBe(first!.id);
   });
 
-  it('refuses at bootstrap what the schema cannot serve: a virtual column on a list, a keyless view read by id', async () => {
+  it('refuses at bootstrap what the schema cannot serve: a virtual column on a list, a keyless view read by id, a soft-delete marker with update: false', async () => {
     const virtualSort = await bootstrapFailure({
       db,
       suite: 'e2e_column_options_virtual',
@@ -196,6 +202,13 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     });
     expect(keyless.message).toContain('no primary key');
     expect(keyless.message).toContain('operations: { findMany: true }');
+    const marker = await bootstrapFailure({
+      db,
+      suite: 'e2e_column_options_marker',
+      entities: [Archive],
+      controllers: [svcController('archives', Archive, { delete: { field: 'removedAt', strategy: 'soft' } })],
+    });
+    expect(marker.message).toContain('does not update in place');
   });
 
   it('refuses at bootstrap a view entity whose writes would be served', async () => {

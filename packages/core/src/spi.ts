@@ -18,6 +18,7 @@ export type {
   EntityMetadata,
   ColumnMetadata,
   ColumnKind,
+  ColumnList,
   RelationMetadata,
   RelationKind,
 } from './persistence/entity-metadata';

@@ -44,7 +44,7 @@ export function dataSchema(description: EntityDescription, slot: SlotName): Json
             required: [field.target!.key],
             additionalProperties: false,
           }
-        : scalarSchema(field.kind, field.enumValues);
+        : scalarSchema(field.kind, field.enumValues, field.list);
     properties[field.name] = field.nullable ? nullable(value) : value;
   }
   return {

@@ -1,6 +1,6 @@
 /** Maps a TypeORM column to core's ColumnKind from its declared and database-normalized types. */
 import type { OrmColumn } from './orm-metadata';
-import type { ColumnKind } from '@svc/core/spi';
+import type { ColumnKind, ColumnList } from '@svc/core/spi';
 import type { DataSource } from 'typeorm';
 
 const KIND_BY_TYPE: Readonly<Record<string, ColumnKind>> = {
@@ -41,6 +41,21 @@ const KIND_BY_TYPE: Readonly<Record<string, ColumnKind>> = {
 
 /** The kind core coerces and validates `column` as; unknown types (text, varchar, time, ...) are strings. */
 export function columnKindOf(dataSource: DataSource, column: OrmColumn): ColumnKind {
+  if (columnListOf(dataSource, column)) return 'json';
+  return scalarKindOf(dataSource, column);
+}
+
+/**
+ * What a list column holds: a `simple-array` holds text joined with commas; a PostgreSQL array column
+ * (`array: true`) values of its element type.
+ */
+export function columnListOf(dataSource: DataSource, column: OrmColumn): ColumnList | undefined {
+  if (column.type === 'simple-array') return { of: 'string', separator: ',' };
+  if (column.isArray) return { of: scalarKindOf(dataSource, column) };
+  return undefined;
+}
+
+function scalarKindOf(dataSource: DataSource, column: OrmColumn): ColumnKind {
   if (column.isGenerated && column.generationStrategy === 'uuid') return 'uuid';
   if (column.enum !== undefined && column.enum.length > 0) return 'enum';
   const declared = declaredKind(column);

@@ -3,7 +3,7 @@ import type { OrmColumn, OrmEntity, OrmRelation } from './orm-metadata';
 import type { ColumnMetadata, EntityMetadata, RelationMetadata } from '@svc/core/spi';
 import { ConfigurationException } from '@svc/core';
 import type { DataSource } from 'typeorm';
-import { columnKindOf } from './column-kind';
+import { columnKindOf, columnListOf } from './column-kind';
 
 const cache = new WeakMap<OrmEntity, EntityMetadata>();
 
@@ -70,6 +70,7 @@ function isRelationOnlyColumn(column: OrmColumn): boolean {
 
 function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
   const kind = columnKindOf(dataSource, column);
+  const list = columnListOf(dataSource, column);
   // TypeORM writes the discriminator of single-table inheritance itself, the entity's own value on every insert: a
   // client neither sends it nor changes it (a patch of it would turn the row into a sibling's).
   // A column the database computes (`asExpression`) is generated as well.
@@ -95,6 +96,7 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     ...(length !== undefined && Number.isFinite(length) ? { length } : {}),
     ...(kind === 'enum' && column.enum ? { enumValues: Object.freeze([...column.enum]) } : {}),
     ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
+    ...(list ? { list: Object.freeze(list) } : {}),
     ...(column.isSelect === false ? { hidden: true } : {}),
     ...(column.embeddedMetadata ? { embedded: true } : {}),
     ...(column.isVirtualProperty ? { virtual: true } : {}),

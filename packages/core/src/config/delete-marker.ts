@@ -38,6 +38,10 @@ export function adapterWithDeleteMarker(args: {
     return refuse('is NOT NULL; a soft-delete marker must be nullable, since null marks a live row.');
   if (column.primary || column.generated)
     return refuse('is a key or generated column; a soft-delete marker is an ordinary nullable date column.');
+  if (column.updatable === false || column.virtual || column.embedded)
+    return refuse(
+      'is a column the ORM does not update in place (update: false, virtual or embedded); a soft delete sets it on a stored row.',
+    );
   if (!adapter.withDeleteMarker)
     return refuse(
       `is not the adapter's own delete-date column, and this adapter cannot use another one (withDeleteMarker). Declare it with the ORM's delete-date decorator.`,

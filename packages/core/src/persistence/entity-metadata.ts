@@ -27,6 +27,8 @@ export interface ColumnMetadata {
   readonly enumValues?: readonly (string | number)[];
   /** The relation this column is the foreign key of, when it is mapped as its own property. */
   readonly foreignKeyOf?: string;
+  /** The column holds a list of values (its kind is then `json`). */
+  readonly list?: ColumnList;
   /**
    * The ORM leaves the column out of a read unless it is asked for by name (TypeORM's `select: false`, the usual way
    * to keep a password hash or a token out of every result): it is served only when `select.fields` lists it.
@@ -50,6 +52,15 @@ export interface ColumnMetadata {
    * a patch drops a value for it, as for the primary key, so a client may send back what it read.
    */
   readonly updatable?: false;
+}
+
+/**
+ * What a list column holds (TypeORM's `simple-array`, or an array column on PostgreSQL): values of kind `of`, never
+ * null; and a `simple-array`, which joins its values with commas, takes no value that holds its `separator`.
+ */
+export interface ColumnList {
+  readonly of: ColumnKind;
+  readonly separator?: string;
 }
 
 export type RelationKind = 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';

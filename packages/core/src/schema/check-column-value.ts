@@ -1,5 +1,5 @@
 /** Checks one JSON body value against its column and converts it to what the adapter writes. */
-import type { ColumnMetadata } from '../persistence/entity-metadata';
+import type { ColumnList, ColumnMetadata } from '../persistence/entity-metadata';
 import { DATE_RANGE_HINT, readDate, readDatetime } from './date-values';
 
 export type Checked = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -45,8 +45,23 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
     case 'datetime':
       return checkDatetime(value);
     case 'json':
-      return ok(value);
+      return column.list ? checkList(column, column.list, value) : ok(value);
   }
+}
+
+/** A list column's value: an array of values of its kind, none null, none holding a `simple-array`'s separator. */
+function checkList(column: ColumnMetadata, list: ColumnList, value: unknown): Checked {
+  if (!Array.isArray(value)) return fail(`must be an array of ${list.of} values`);
+  const item: ColumnMetadata = { ...column, kind: list.of, nullable: false, list: undefined };
+  const values: unknown[] = [];
+  for (const [index, one] of value.entries()) {
+    const checked = checkColumnValue(item, one);
+    if (!checked.ok) return fail(`item [${index}] ${checked.reason}`);
+    if (list.separator !== undefined && typeof one === 'string' && one.includes(list.separator))
+      return fail(`item [${index}] must not contain '${list.separator}', which separates the stored values`);
+    values.push(checked.value);
+  }
+  return ok(values);
 }
 
 function checkDatetime(value: unknown): Checked {

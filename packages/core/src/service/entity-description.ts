@@ -3,7 +3,7 @@
  * Every surface beyond REST (OpenAPI, the agent tools, GraphQL) reads it instead of core's internals, so they agree.
  */
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
-import type { ColumnKind, RelationKind } from '../persistence/entity-metadata';
+import type { ColumnKind, ColumnList, RelationKind } from '../persistence/entity-metadata';
 import type { FilterOperator, SortKey } from '../persistence/query-ast';
 import { OPERAND_SHAPES, OPERATOR_HELP, type OperandShape } from '../query/operand-shapes';
 import { routeTableOf, type SvcRoute } from '../operations/route-table';
@@ -41,6 +41,8 @@ export interface FieldDescription {
   readonly deleteMarker: boolean;
   /** The to-one relation this column is the foreign key of. */
   readonly foreignKeyOf?: string;
+  /** A list column's items (its kind is `json`): an array of `of` values. */
+  readonly list?: ColumnList;
 }
 
 export interface WriteFieldDescription {
@@ -51,6 +53,8 @@ export interface WriteFieldDescription {
   readonly enumValues?: readonly (string | number)[];
   /** Columns: the most characters a string takes. */
   readonly length?: number;
+  /** Columns: a list column's items (its kind is `json`). */
+  readonly list?: ColumnList;
   /** References: the target entity and the kind of its key. */
   readonly target?: { readonly entity: string; readonly key: string; readonly keyKind: ColumnKind };
 }
@@ -271,6 +275,7 @@ function fieldsOf(entity: ResolvedEntity): FieldDescription[] {
     readable: readable.has(column.property),
     deleteMarker: column.deleteMarker,
     ...(column.foreignKeyOf ? { foreignKeyOf: column.foreignKeyOf } : {}),
+    ...(column.list ? { list: { ...column.list } } : {}),
   }));
 }
 
@@ -383,6 +388,7 @@ function describeSlot(entity: ResolvedEntity, slot: WriteSchema): WriteSlotDescr
             nullable: field.column.nullable,
             ...(field.column.enumValues ? { enumValues: [...field.column.enumValues] } : {}),
             ...(field.column.length !== undefined ? { length: field.column.length } : {}),
+            ...(field.column.list ? { list: { ...field.column.list } } : {}),
           }
         : {
             name,

@@ -3,7 +3,7 @@
  * problem object: one account that the OpenAPI document and the agent tools both use, so they agree with each other.
  * A value that may be null has `'null'` in its type list (never OpenAPI 3.0's `nullable`).
  */
-import type { ColumnKind } from '../persistence/entity-metadata';
+import type { ColumnKind, ColumnList } from '../persistence/entity-metadata';
 import type { EntityDescription } from './entity-description';
 
 /** A JSON Schema object. */
@@ -17,6 +17,8 @@ export interface ColumnSchemaSource {
   readonly nullable?: boolean;
   readonly enumValues?: readonly (string | number)[];
   readonly length?: number;
+  /** A list column's items (its kind is `json`). */
+  readonly list?: ColumnList;
 }
 
 /** The schema of one column value by its kind; a nullable column admits null. */
@@ -83,7 +85,9 @@ function kindSchema(field: ColumnSchemaSource, direction: SchemaDirection): Json
     case 'datetime':
       return { type: 'string', format: 'date-time' };
     case 'json':
-      return {};
+      return field.list
+        ? { type: 'array', items: kindSchema({ ...field, kind: field.list.of, list: undefined }, direction) }
+        : {};
     case 'enum': {
       const values = [...(field.enumValues ?? [])];
       if (values.length === 0) return { type: ['string', 'number'] };
