@@ -13,12 +13,17 @@ export function idSchema(description: EntityDescription): JsonSchema {
   const { fields } = description.lookup;
   if (fields.length === 1) {
     const field = kinds.get(fields[0]!);
-    return { ...scalarSchema(field?.kind ?? 'string'), description: `The ${description.name}'s ${fields[0]}.` };
+    return {
+      ...scalarSchema({ kind: field?.kind ?? 'string' }),
+      description: `The ${description.name}'s ${fields[0]}.`,
+    };
   }
   return {
     type: 'object',
     description: `The ${description.name}'s key: ${fields.join(', ')}.`,
-    properties: Object.fromEntries(fields.map((name) => [name, scalarSchema(kinds.get(name)?.kind ?? 'string')])),
+    properties: Object.fromEntries(
+      fields.map((name) => [name, scalarSchema({ kind: kinds.get(name)?.kind ?? 'string' })]),
+    ),
     required: [...fields],
     additionalProperties: false,
   };
@@ -40,11 +45,11 @@ export function dataSchema(description: EntityDescription, slot: SlotName): Json
         ? {
             type: 'object',
             description: `A reference to a ${field.target!.entity} by its ${field.target!.key}.`,
-            properties: { [field.target!.key]: scalarSchema(field.target!.keyKind) },
+            properties: { [field.target!.key]: scalarSchema({ kind: field.target!.keyKind }) },
             required: [field.target!.key],
             additionalProperties: false,
           }
-        : scalarSchema(field.kind, field.enumValues, field.list);
+        : scalarSchema({ kind: field.kind, enumValues: field.enumValues, list: field.list });
     properties[field.name] = field.nullable ? nullable(value) : value;
   }
   return {

@@ -18,7 +18,7 @@ function itemSchema(description: EntityDescription, fields: readonly string[]): 
   const properties: Record<string, JsonSchema> = {};
   for (const name of fields) {
     const field = byName.get(name);
-    properties[name] = field ? servedSchema(field.kind, field.nullable, field.list) : {};
+    properties[name] = field ? servedSchema({ kind: field.kind, nullable: field.nullable, list: field.list }) : {};
   }
   return { type: 'object', description: `A ${description.name}.`, properties };
 }

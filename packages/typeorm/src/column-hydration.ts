@@ -35,9 +35,10 @@ const AS_READ = new Set<unknown>([
   'uuid',
 ]);
 
-/** Column types each dialect's driver reads as a boolean (`value ? true : false`). */
+/** Numeric types a virtual column may declare, whose value the database may give as text. */
 const NUMERIC_VIRTUAL = new Set<unknown>([Number, 'int', 'integer', 'smallint', 'float', 'real', 'double', 'number']);
 
+/** Column types each dialect's driver reads as a boolean (`value ? true : false`). */
 const BOOLEAN_TYPES: Record<DatabaseDialect, ReadonlySet<unknown>> = {
   sqlite: new Set<unknown>([Boolean, 'boolean']),
   mysql: new Set<unknown>([Boolean, 'boolean', 'bool']),

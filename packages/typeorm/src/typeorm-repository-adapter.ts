@@ -86,12 +86,9 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     // MariaDB has had INSERT ... RETURNING since 10.5, but no UPDATE ... RETURNING; MySQL has neither.
     // A virtual column is no column of the table, so a write's RETURNING cannot hold it: an updated row is read back,
     // and an insert's RETURNING gives its key only (`insertedRow`).
-    this.returnsWrittenRows =
-      returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed) && !this.table.computed;
-    this.returnsInsertedRows =
-      returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed)
-        ? true
-        : dialect === 'mysql' && driver.isReturningSqlSupported('insert');
+    const returning = returnsRowsOfWrites(String(driver.options.type)) && !(dialect === 'sqlite' && subscribed);
+    this.returnsWrittenRows = returning && !this.table.computed;
+    this.returnsInsertedRows = returning || (dialect === 'mysql' && driver.isReturningSqlSupported('insert'));
     this.fromSql = `${this.table.quotedPath} ${this.table.driver.escape(TABLE_ALIAS)}`;
     // With subscribers, the builder writes a create, as it tells them of it (beforeInsert, afterInsert).
     this.rowInsert = this.returnsInsertedRows && !subscribed ? RowInsert.of(this.table) : undefined;

@@ -6,6 +6,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { ColumnKind, ColumnMetadata, EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import type { AggregateMeasure } from '../persistence/repository-adapter';
 import { suggestion } from './did-you-mean';
+import { comparableColumn } from './resolve-field-path';
 import type { AggregateConfig } from './entity-config';
 import { isPlainObject } from './validate-settings';
 
@@ -83,7 +84,7 @@ function defaultFunctions(args: AggregateConfigArgs, columns: ReadonlyMap<string
   for (const column of columns.values()) {
     // Keys are identifiers, not quantities: a sum of ids is noise. Listing one in `fields` still serves it.
     const key = column.primary || column.foreignKeyOf !== undefined;
-    if (!args.served.has(column.property) || column.deleteMarker || key || column.embedded || column.virtual) continue;
+    if (!args.served.has(column.property) || column.deleteMarker || key || !comparableColumn(column)) continue;
     if (NUMERIC.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['sum', 'avg', 'min', 'max']));
     else if (DATES.has(column.kind)) out.set(column.property, new Set<MeasureFunction>(['min', 'max']));
   }

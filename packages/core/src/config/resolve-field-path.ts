@@ -3,6 +3,15 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { ColumnMetadata, EntityMetadata } from '../persistence/entity-metadata';
 import { suggestion } from './did-you-mean';
 
+/**
+ * Whether the database can compare `column` by its name, so a default filter, sort, search or aggregate list may take
+ * it: not a column of an embedded class (named by a path, which a list takes for a relation's), nor a virtual one (a
+ * query's result).
+ */
+export function comparableColumn(column: ColumnMetadata): boolean {
+  return !column.embedded && !column.virtual;
+}
+
 /** Describes another entity (the adapter's `metadataOf`), so relation paths can be checked at bootstrap. */
 export type RelatedMetadata = (target: Function) => EntityMetadata;
 

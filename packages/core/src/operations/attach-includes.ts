@@ -42,13 +42,14 @@ export async function attachIncludes(
       view,
       session: args.session,
     });
-    const fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
-    // A target no entity serves answers what TypeORM would load of it: every column but its hidden ones.
-    const hidden = node.relation.hiddenTargetFields;
-    const project = (row: Row) =>
-      projectRow(row, {
-        fields: fields ?? (hidden ? Object.keys(row).filter((name) => !hidden.includes(name)) : Object.keys(row)),
-      });
+    let fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
+    // A target no entity serves answers what TypeORM would load of it: every column of its rows (all alike) but its
+    // hidden ones, worked out from the first row.
+    const hidden = node.relation.hiddenTargetFields ?? [];
+    const project = (row: Row) => {
+      fields ??= Object.keys(row).filter((name) => !hidden.includes(name));
+      return projectRow(row, { fields });
+    };
     const childRows: Row[] = [];
     const childItems: Record<string, unknown>[] = [];
     loaded.forEach((value, index) => {

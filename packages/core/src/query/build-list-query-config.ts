@@ -16,7 +16,7 @@ import { UNCURSORABLE_KINDS } from './check-cursor-config';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { OffsetPaginationStrategy } from '../pagination/offset-pagination-strategy';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
-import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
+import { comparableColumn, resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
 
@@ -49,9 +49,7 @@ interface BuildArgs {
  * column of an embedded class or a virtual one.
  */
 function defaultColumns(metadata: EntityMetadata, select: SelectConfig | undefined) {
-  // A column of an embedded class is named by a path, which a filter or a sort would take for a relation's; a virtual
-  // one is a query's result, not a column the database can compare.
-  const own = metadata.columns.filter((column) => !column.embedded && !column.virtual);
+  const own = metadata.columns.filter(comparableColumn);
   return select ? own.filter((column) => select.fieldSet.has(column.property)) : own;
 }
 
@@ -179,12 +177,8 @@ export function buildSortAllowlist({ entity, metadata, sort, select, related }: 
         path,
         message: `'${name}' is not a column of ${entity}.${suggestion(name, columns)}`,
       });
-    if (path === 'sort.fields' && metadata.columns.some((column) => column.property === name && column.virtual))
-      throw new ConfigurationException({
-        entity,
-        path,
-        message: `'${name}' is a virtual column of ${entity}, a query's result, which the database cannot order by.`,
-      });
+    // A listed column is checked as every list checks one (a virtual column is refused); an excluded one need only exist.
+    if (path === 'sort.fields') resolveFieldPath(name, { entity, metadata, path, related });
     return name;
   };
   const spec = sort?.fields;

@@ -2,7 +2,7 @@
 import type { FieldList, SearchConfigInput } from '../config/entity-config';
 
 export type { SearchConfigInput };
-import { resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
+import { comparableColumn, resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import { resolveFieldList } from '../config/resolve-field-list';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { isPlainObject } from '../config/validate-settings';
@@ -46,10 +46,8 @@ export function buildSearchConfig(args: {
         message: `is not a known key.${suggestion(key, KEYS)}`,
       });
   }
-  // A column of an embedded class is named by a path, which the search would take for a relation's; a virtual one is
-  // no column the database can match.
   const strings = metadata.columns
-    .filter((column) => column.kind === 'string' && !column.embedded && !column.virtual)
+    .filter((column) => column.kind === 'string' && comparableColumn(column))
     .map((column) => column.property);
   const list = input.fields as FieldList | undefined;
   // The default and the `{ exclude }` form draw from the string columns `select.fields` serves.

@@ -49,10 +49,14 @@ export function checkColumnValue(column: ColumnMetadata, value: unknown): Checke
   }
 }
 
+/** The column an item of each list column is checked as, made once per column. */
+const itemColumns = new WeakMap<ColumnMetadata, ColumnMetadata>();
+
 /** A list column's value: an array of values of its kind, none null, none holding a `simple-array`'s separator. */
 function checkList(column: ColumnMetadata, list: ColumnList, value: unknown): Checked {
   if (!Array.isArray(value)) return fail(`must be an array of ${list.of} values`);
-  const item: ColumnMetadata = { ...column, kind: list.of, nullable: false, list: undefined };
+  let item = itemColumns.get(column);
+  if (!item) itemColumns.set(column, (item = { ...column, kind: list.of, nullable: false, list: undefined }));
   const values: unknown[] = [];
   for (const [index, one] of value.entries()) {
     const checked = checkColumnValue(item, one);
