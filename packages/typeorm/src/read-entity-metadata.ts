@@ -36,9 +36,30 @@ function buildEntityMetadata(dataSource: DataSource, orm: OrmEntity, target: Fun
     primaryKeys: Object.freeze(orm.primaryColumns.map((column) => column.propertyPath)),
     relations: Object.freeze(relations),
     ...(orm.tableType === 'view' ? { view: true } : {}),
+    ...(orm.tableType === 'view' && orm.dependsOn ? { readsFrom: viewSources(dataSource, orm) } : {}),
     ...(marker === undefined ? {} : { deleteMarker: marker }),
     uniques: uniqueSets(orm),
   });
+}
+
+/**
+ * The entities a view's rows are computed from, by name: its `dependsOn`, and theirs where they are views too (a
+ * write to a table under a view under this one changes this one's rows). A name the data source does not know is
+ * left out.
+ */
+function viewSources(dataSource: DataSource, view: OrmEntity): readonly string[] {
+  const names = new Set<string>();
+  const queue = [view];
+  while (queue.length > 0) {
+    for (const source of queue.pop()!.dependsOn ?? []) {
+      const metadata = dataSource.hasMetadata(source) ? dataSource.getMetadata(source) : undefined;
+      if (!metadata || names.has(metadata.name)) continue;
+      names.add(metadata.name);
+      if (metadata.tableType === 'view') queue.push(metadata);
+    }
+  }
+  names.delete(view.name);
+  return Object.freeze([...names]);
 }
 
 /**

@@ -19,6 +19,13 @@ export interface CacheSettings {
   readonly ttl?: number | false;
   /** ETag on single-item responses plus If-None-Match / If-Match handling. @default true */
   readonly etag?: boolean;
+  /**
+   * Entity scope only: the entities (their classes) whose writes must also drop this entity's cached reads, because
+   * its rows hold values computed from theirs (a virtual column's query, a view's query). A view's own `dependsOn` is
+   * taken as well. `[]` says its computed values read its own table only. An entity with computed values whose reads
+   * are cached must say where they come from, here or in its view's `dependsOn`: otherwise it is refused at bootstrap.
+   */
+  readonly dependsOn?: readonly Function[];
 }
 
 export type DeleteStrategy = 'auto' | 'soft' | 'hard';
@@ -105,7 +112,8 @@ export interface ResolvedSettings {
     readonly since: { readonly field: string };
   };
   readonly errors: { readonly exposeInternals: boolean };
-  readonly cache: { readonly ttl: number | false; readonly etag: boolean } | false;
+  readonly cache:
+    { readonly ttl: number | false; readonly etag: boolean; readonly dependsOn?: readonly Function[] } | false;
   readonly delete: { readonly field: string; readonly strategy: DeleteStrategy } | false;
   readonly realtime:
     | {

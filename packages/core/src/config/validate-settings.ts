@@ -65,6 +65,10 @@ const SHAPES: Readonly<Record<string, ObjectShape>> = {
           fail('must be a positive number of seconds, or false.');
       },
       etag: boolean,
+      dependsOn: (value, _path, fail) => {
+        if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'function'))
+          fail("must be an array of entity classes; [] when the computed values read the entity's own table only.");
+      },
     },
   },
   delete: { falseable: true, keys: { field: nonEmptyString, strategy: oneOf('auto', 'soft', 'hard') } },
@@ -107,6 +111,13 @@ export function validateSettings(
         location,
         path,
         'is allowed at global and entity scope only. Move it to the entity config or SvcModule.forRoot.',
+      );
+    }
+    if (key === 'cache' && isPlainObject(value) && value['dependsOn'] !== undefined && location.scope !== 'entity') {
+      fail(
+        location,
+        `${path}.dependsOn`,
+        "is allowed at entity scope only: it says where the entity's computed values come from. Move it to the entity config.",
       );
     }
     const allowed: readonly string[] | undefined = location.operation?.settings;

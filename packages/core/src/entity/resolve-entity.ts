@@ -40,7 +40,7 @@ import {
 import { settingsRulesOf } from './validate-custom-operation';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 
-import { refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
+import { computedValueSources, refuseUnpartitionedCache, refuseUnservedSettings, ttlOf } from './served-settings';
 import { buildIncludeConfig } from '../config/include-config';
 import { visibleRows } from '../query/visible-rows';
 import { buildOutputSlot, outputValidatorOf } from '../schema/output-slots';
@@ -112,6 +112,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     config.aggregate,
   );
   const operations = resolveAllOperations({ ...scope, aggregate }, arrayRelations);
+  if (soft) refuseFixedDeleteMarker(name, entitySettings, metadata, operations);
   const resultCache = resultCacheOf(scope, operations);
   const standard = [...operations.values()];
   const listOperation = standard.find((operation) => operation.facts && listsRows(operation.facts));
@@ -277,6 +278,10 @@ function resultCacheOf(scope: EntityScope, operations: ReadonlyMap<string, Resol
   // A read's cached entries embed or are selected by the rows of the relations it reads through.
   for (const { readsThrough = [] } of operations.values())
     for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
+  // Its computed values (a view's rows, a virtual column) change with the rows they are computed from.
+  const { metadata, entitySettings: settings, related } = scope;
+  for (const source of computedValueSources({ entity: name, metadata, settings, operations, related }))
+    resultCache.addDependency(name, source);
   refuseUnpartitionedCache(name, operations, args);
   if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();
   return resultCache;
@@ -511,6 +516,7 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
   if (settings.delete === false) return false;
   const { field, strategy } = settings.delete;
   const hasMarker = metadata.deleteMarker === field;
+
   if (strategy === 'soft' && !hasMarker) {
     const columns = metadata.columns.map((column) => column.property);
     throw new ConfigurationException({
@@ -520,6 +526,28 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
     });
   }
   return strategy !== 'hard' && hasMarker;
+}
+
+/**
+ * The ORM's own delete-date column declared `update: false` (a configured `delete.field` is checked where it is
+ * taken): no soft delete or restore could set it on a stored row, so an entity that serves one is refused.
+ */
+function refuseFixedDeleteMarker(
+  entity: string,
+  settings: ResolvedSettings,
+  metadata: EntityMetadata,
+  operations: ReadonlyMap<string, ResolvedOperation>,
+): void {
+  const field = settings.delete === false ? undefined : settings.delete.field;
+  const marker = metadata.columns.find((column) => column.property === field);
+  if (marker?.updatable !== false) return;
+  const writer = ['deleteOne', 'deleteMany', 'restoreOne'].find((id) => operations.has(id));
+  if (!writer) return;
+  throw new ConfigurationException({
+    entity,
+    path: `delete (in force for ${writer})`,
+    message: `soft-deletes through the delete-date column '${field}', which is declared update: false, so no soft delete or restore could set it on a stored row. Drop update: false from the column, or set delete.strategy to 'hard'.`,
+  });
 }
 
 const SETTINGS_KEYS = ['pagination', 'errors', 'cache', 'delete', 'realtime', 'identifier'] as const;

@@ -6,6 +6,8 @@ import type { ResolveEntityArgs } from './resolved-entity';
 import type { ResolvedOperation } from './resolved-entity';
 import type { ResolvedSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
+import type { RelatedMetadata } from '../config/resolve-field-path';
+import type { EntityMetadata } from '../persistence/entity-metadata';
 
 /** The result-cache ttl in force, or false. */
 export function ttlOf(settings: ResolvedSettings): number | false {
@@ -71,4 +73,58 @@ export function refuseUnpartitionedCache(
       });
     }
   }
+}
+
+/**
+ * The entities whose writes change what a read of `entity` answers beyond its own table: its view's `dependsOn`, its
+ * `cache.dependsOn`, and those of the targets its reads go through. Where the entity has computed values (a view, a
+ * virtual column) and neither names their sources, cached reads would answer them stale until their ttl ran out, so a
+ * read that caches is refused at bootstrap, naming the fix.
+ */
+export function computedValueSources(args: {
+  entity: string;
+  metadata: EntityMetadata;
+  settings: ResolvedSettings;
+  operations: ReadonlyMap<string, ResolvedOperation>;
+  related?: RelatedMetadata;
+}): readonly string[] {
+  const { entity, metadata, settings, operations, related } = args;
+  const declared = settings.cache === false ? undefined : settings.cache.dependsOn;
+  const sources = new Set(metadata.readsFrom ?? []);
+  for (const target of declared ?? []) sources.add(entityNameOf(entity, target, related));
+  for (const { readsThrough = [] } of operations.values())
+    for (const relation of readsThrough)
+      for (const source of related?.(relation.target).readsFrom ?? []) sources.add(source);
+  const computed = metadata.view ? 'it reads a database view' : virtualColumnsOf(metadata);
+  if (computed && declared === undefined && metadata.readsFrom === undefined) {
+    for (const operation of operations.values()) {
+      if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
+      throw new ConfigurationException({
+        entity,
+        path: `cache.ttl (in force for ${operation.id})`,
+        message: `caches reads of values computed from other tables (${computed}), whose writes Svc cannot tell would change them. Name the entities they read in cache.dependsOn (entity classes; [] when they read ${entity}'s own table only)${metadata.view ? " or in the view's dependsOn" : ''}, or turn ttl off here.`,
+      });
+    }
+  }
+  sources.delete(entity);
+  return [...sources];
+}
+
+function virtualColumnsOf(metadata: EntityMetadata): string | undefined {
+  const names = metadata.columns.filter((column) => column.virtual).map((column) => `'${column.property}'`);
+  if (names.length === 0) return undefined;
+  return `the virtual column${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
+}
+
+function entityNameOf(entity: string, target: Function, related: RelatedMetadata | undefined): string {
+  try {
+    if (related) return related(target).name;
+  } catch {
+    // Reported below: the class is not an entity of this data source.
+  }
+  throw new ConfigurationException({
+    entity,
+    path: 'cache.dependsOn',
+    message: `names ${target.name || 'a class'}, which is not an entity of this data source.`,
+  });
 }

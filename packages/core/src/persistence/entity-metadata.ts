@@ -104,6 +104,11 @@ export interface EntityMetadata {
   readonly uniques?: readonly (readonly string[])[];
   /** The entity reads a database view (TypeORM's `@ViewEntity`): its rows are read, never written. */
   readonly view?: boolean;
+  /**
+   * The entities (by name) whose rows the ORM says this entity's rows are computed from (a view's `dependsOn`), so a
+   * write to one of them changes what a read of this entity answers. Omitted: the ORM names none.
+   */
+  readonly readsFrom?: readonly string[];
 }
 
 /** The primary-key values of one row, by property. */

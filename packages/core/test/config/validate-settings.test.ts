@@ -195,6 +195,28 @@ describe('settings validation', () => {
     });
   });
 
+  describe('when cache.dependsOn is not an entity-scope list of classes', () => {
+    it.each([[['Book']], ['Book'], [[null]]])('rejects %p at entity scope', (value) => {
+      expectConfigError(() => entity({ cache: { dependsOn: value } }), {
+        entity: 'Book',
+        path: 'cache.dependsOn',
+        mentions: ['array of entity classes'],
+      });
+    });
+
+    it('rejects it at global and operation scope, where it says nothing of one entity', () => {
+      expectConfigError(() => global({ cache: { ttl: 5, dependsOn: [] } }), {
+        path: 'cache.dependsOn',
+        mentions: ['entity scope only'],
+      });
+      expectConfigError(() => entity({ operations: { findMany: { cache: { dependsOn: [] } } } }), {
+        entity: 'Book',
+        path: 'operations.findMany.cache.dependsOn',
+        mentions: ['entity scope only'],
+      });
+    });
+  });
+
   describe('when identifier is set per call', () => {
     it('is rejected with a ConfigurationException naming the entity and the key', async () => {
       const service = entity({});
