@@ -5,6 +5,7 @@
  * filter or a sort (never stored in part or answered with a 500); a virtual column is read by its query and never
  * written; and an entity over a view serves reads only.
  */
+import type { SvcContext } from '@svc/core';
 import request from 'supertest';
 import {
   Column,
@@ -19,6 +20,9 @@ import {
 } from 'typeorm';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
+
+const headerOf = (context: SvcContext, name: string) =>
+  (context.request as { headers: Record<string, string | undefined> } | undefined)?.headers[name];
 
 class Address {
   @Column({ type: 'varchar', length: 40, nullable: true }) city!: string | null;
@@ -88,6 +92,13 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
         svcController('shelves', Shelf, { batch: { create: true } }),
         svcController('slots', Slot, { include: { fields: ['shelf'] } }),
         svcController('item-names', ItemName, { operations: { findMany: true } }),
+        svcController('set-items', Item, {
+          set: ({ context, operation }) => ({
+            sku: `SET-${operation}`,
+            ...(headerOf(context, 'x-origin') ? { origin: 'x' } : {}),
+          }),
+        }),
+        svcController('set-shelves', Shelf, { set: () => ({ nameLength: 1 }) }),
       ],
     });
     id = (await t.dataSource.getRepository(Item).save({ name: 'lamp', sku: 'L-1', address: { city: 'Lyon' } })).id;
@@ -111,6 +122,22 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'desk', sku: 'D-1', origin: 'warehouse' });
     await request(t.server).delete(`/items/${created.body.id}`).expect(204);
+  });
+
+  it('keeps set to what the ORM writes: an update: false value on update stays as stored, an insert: false or virtual one is refused', async () => {
+    const created = await request(t.server).post('/set-items').send({ name: 'fan', sku: 'F-1' });
+    expect(created.status).toBe(201);
+    expect(created.body.sku).toBe('SET-createOne');
+    const replaced = await request(t.server).put(`/set-items/${created.body.id}`).send({ name: 'fan 2', sku: 'F-2' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ name: 'fan 2', sku: 'SET-createOne' });
+    await request(t.server).delete(`/items/${created.body.id}`).expect(204);
+    const lost = await request(t.server).post('/set-items').set('x-origin', '1').send({ name: 'origin', sku: 'O-1' });
+    expect(lost.status).toBe(500);
+    expect(await t.dataSource.getRepository(Item).countBy({ name: 'origin' })).toBe(0);
+    const virtual = await request(t.server).post('/set-shelves').send({ name: 'side' });
+    expect(virtual.status).toBe(500);
+    expect(await t.dataSource.getRepository(Shelf).countBy({ name: 'side' })).toBe(0);
   });
 
   it('serves the columns of an embedded class under their paths', async () => {

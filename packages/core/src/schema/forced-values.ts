@@ -53,13 +53,22 @@ export async function forcedValues(
   const out: Row = {};
   for (const [field, value] of Object.entries(forced)) {
     const column = metadata.columns.find((candidate) => candidate.property === field);
-    if (!column || column.primary || column.generated) {
+    if (!column || column.primary || column.generated || column.virtual || column.embedded) {
       throw new ConfigurationException({
         entity,
         path,
         message: `returned '${field}', which is not a writable column of ${entity}.`,
       });
     }
+    if (slot === 'create' && column.insertable === false) {
+      throw new ConfigurationException({
+        entity,
+        path,
+        message: `returned '${field}', which the ORM never writes on insert (insert: false), so the value would be lost.`,
+      });
+    }
+    // A column set once (update: false) keeps what its create stored, as it does when a client sends it.
+    if (slot === 'update' && column.updatable === false) continue;
     const checked = checkColumnValue(column, value);
     if (!checked.ok)
       throw new ConfigurationException({ entity, path, message: `returned '${field}', which ${checked.reason}.` });
