@@ -17,7 +17,7 @@ import type { EntityTable, TableColumn } from './entity-table';
 import { SqlParameters } from './filter-sql';
 import { executeReturning } from './returning-statement';
 import type { StatementKind } from './map-driver-error';
-import { toEntityValues, withGeneratedUuids } from './write-values';
+import { forBuilder, toEntityValues, withGeneratedUuids } from './write-values';
 
 /** Runs one statement and maps what the driver throws (the adapter's own guard). */
 export type StatementGuard = <T>(statement: StatementKind, run: () => Promise<T>) => Promise<T>;
@@ -153,7 +153,7 @@ export class BatchWriter {
       const query = manager
         .createQueryBuilder()
         .update(this.target)
-        .set(values)
+        .set(forBuilder(values, this.table))
         .where(where, params.values)
         .updateEntity(false);
       if (stored)
@@ -177,7 +177,8 @@ export class BatchWriter {
   }
 
   private async insertChunk(manager: EntityManager, chunk: Row[], returned: Returned): Promise<WrittenRow[]> {
-    const query = manager.createQueryBuilder().insert().into(this.target).values(chunk).updateEntity(false);
+    const rows = chunk.map((values) => forBuilder(values, this.table));
+    const query = manager.createQueryBuilder().insert().into(this.target).values(rows).updateEntity(false);
     // PostgreSQL and MariaDB (10.5+) return the rows of a VALUES list in its order: they insert the rows one by one
     // as listed and emit each as it is inserted. TypeORM's own multi-row save relies on the same order.
     if (returned === 'rows') query.returning('*');

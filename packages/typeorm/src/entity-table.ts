@@ -59,6 +59,8 @@ export class EntityTable {
    * row is read back instead.
    */
   readonly computed: boolean;
+  /** Whether the entity has columns of an embedded class, which the builders take nested (`forBuilder`). */
+  readonly embedded: boolean;
   private readonly selectLists = new Map<string, string>();
   readonly likeEscape: string;
   private readonly byProperty: ReadonlyMap<string, TableColumn>;
@@ -103,6 +105,7 @@ export class EntityTable {
     this.ormMarker =
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.computed = this.columns.some((column) => column.orm.isVirtualProperty);
+    this.embedded = this.columns.some((column) => column.orm.embeddedMetadata !== undefined);
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);

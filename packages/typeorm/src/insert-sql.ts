@@ -56,7 +56,10 @@ export class RowInsert {
     const marks: string[] = [];
     const bound: unknown[] = [];
     for (const column of this.columns) {
-      let value: unknown = column.orm.getEntityValue(values);
+      // A column of an embedded class is named by its path in `values` (`'address.city'`).
+      let value: unknown = column.orm.embeddedMetadata
+        ? values[column.orm.propertyPath]
+        : column.orm.getEntityValue(values);
       if (typeof value !== 'function') value = driver.preparePersistentValue(value, column.orm);
       if (value === undefined && !column.orm.isVersion) continue;
       names.push(column.quoted);

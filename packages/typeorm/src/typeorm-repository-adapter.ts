@@ -27,7 +27,7 @@ import { filterToSql, keyToSql, rowsOfSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
-import { toEntityValues, withGeneratedUuids } from './write-values';
+import { forBuilder, toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
 import { executeReturning } from './returning-statement';
 import { RowInsert } from './insert-sql';
@@ -243,7 +243,12 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         const [sql, bound] = this.rowInsert.statement(entityValues);
         return this.insertedRow((await manager.query(sql, bound)) as Record<string, unknown>[]);
       }
-      const query = manager.createQueryBuilder().insert().into(this.target).values(entityValues).updateEntity(false);
+      const query = manager
+        .createQueryBuilder()
+        .insert()
+        .into(this.target)
+        .values(forBuilder(entityValues, this.table))
+        .updateEntity(false);
       if (this.returnsInsertedRows) {
         return this.insertedRow(await executeReturning(this.table.dialect, manager, query));
       }
@@ -413,7 +418,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const query = manager
       .createQueryBuilder()
       .update(this.target)
-      .set(values)
+      .set(forBuilder(values, this.table))
       .where(conditions.join(' AND '), params.values)
       .updateEntity(false);
     if (!returning) {

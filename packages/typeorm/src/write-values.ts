@@ -44,3 +44,19 @@ export function withGeneratedUuids(values: Row, table: EntityTable): Row {
   }
   return values;
 }
+
+/**
+ * `values` as TypeORM's insert and update builders take them: a column of an embedded class, which core names by its
+ * path (`'address.city'`), set inside its embedded object (`{ address: { city } }`). The same object where the entity
+ * has no embedded columns.
+ */
+export function forBuilder(values: Row, table: EntityTable): Row {
+  if (!table.embedded) return values;
+  const out: Row = {};
+  for (const [property, value] of Object.entries(values)) {
+    const column = table.column(property);
+    if (column?.orm.embeddedMetadata) column.orm.setEntityValue(out, value);
+    else out[property] = value;
+  }
+  return out;
+}

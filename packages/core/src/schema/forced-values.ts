@@ -53,7 +53,7 @@ export async function forcedValues(
   const out: Row = {};
   for (const [field, value] of Object.entries(forced)) {
     const column = metadata.columns.find((candidate) => candidate.property === field);
-    if (!column || column.primary || column.generated || column.virtual || column.embedded) {
+    if (!column || column.primary || column.generated || column.virtual) {
       throw new ConfigurationException({
         entity,
         path,

@@ -66,8 +66,8 @@ export function buildWriteSchema(args: {
     const immutableKey = column.primary && (slot !== 'create' || column.generated);
     const unwritten = slot === 'create' ? column.insertable === false : column.updatable === false;
     if (immutableKey || unwritten || column.generated || column.deleteMarker) stripped.add(column.property);
-    // A column of an embedded class is not written yet: a body that sends one is refused, never stored in part.
-    else if (!column.embedded) candidates.set(column.property, { kind: 'column', column });
+    // A column of an embedded class is written by its path, as it is read (`'address.city'`).
+    else candidates.set(column.property, { kind: 'column', column });
   }
   for (const relation of metadata.relations) {
     const toOne = relation.kind === 'many-to-one' || (relation.kind === 'one-to-one' && relation.owning);
