@@ -129,9 +129,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const order: string[] = [];
     for (const sort of args.sort) {
       // The scopes of relation-path sort keys bind their values next to the filter's.
-      const terms = sort.field.includes('.')
-        ? relationOrderTerms(this.table, TABLE_ALIAS, sort, params)
-        : orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction);
+      const terms =
+        sort.field.includes('.') && !this.table.column(sort.field)
+          ? relationOrderTerms(this.table, TABLE_ALIAS, sort, params)
+          : orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction);
       for (const term of terms)
         order.push(term.nulls ? `${term.expression} ${term.order} ${term.nulls}` : `${term.expression} ${term.order}`);
     }

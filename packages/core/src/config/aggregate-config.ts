@@ -138,7 +138,7 @@ function resolveGroupBy(
   if (!Array.isArray(listed) || !listed.every((field) => typeof field === 'string'))
     throw fail("must be a list of fields, for example ['published', 'author.country'].");
   for (const field of listed as string[]) {
-    const dot = field.indexOf('.');
+    const dot = columns.has(field) ? -1 : field.indexOf('.');
     if (dot === -1) {
       const column = columns.get(field);
       if (!column)

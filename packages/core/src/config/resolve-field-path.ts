@@ -5,11 +5,20 @@ import { suggestion } from './did-you-mean';
 
 /**
  * Whether the database can compare `column` by its name, so a default filter, sort, search or aggregate list may take
- * it: not a column of an embedded class (named by a path, which a list takes for a relation's), nor a virtual one (a
- * query's result).
+ * it: not a virtual one (a query's result). A column of an embedded class is compared by its path (`address.city`).
  */
 export function comparableColumn(column: ColumnMetadata): boolean {
-  return !column.embedded && !column.virtual;
+  return !column.virtual;
+}
+
+/**
+ * The relation a field path crosses (`author` of `author.name`), or undefined where the field is an own column: one
+ * without a dot, or a column of an embedded class, which is named by its path (`address.city`) and never shares its
+ * first part with a relation.
+ */
+export function relationOfPath(field: string, ownColumns: { has(name: string): boolean }): string | undefined {
+  const dot = field.indexOf('.');
+  return dot === -1 || ownColumns.has(field) ? undefined : field.slice(0, dot);
 }
 
 /** Describes another entity (the adapter's `metadataOf`), so relation paths can be checked at bootstrap. */
@@ -33,19 +42,16 @@ export function resolveFieldPath(name: string, args: FieldPathArgs): ColumnMetad
       ? fail(`'${name}' is a virtual column of ${owner}, a query's result, which the database cannot compare.`)
       : column;
   const dot = name.indexOf('.');
-  if (dot === -1) {
-    const column = metadata.columns.find((candidate) => candidate.property === name);
-    if (column) return virtual(column, entity);
-    return (
-      column ??
-      fail(
-        `'${name}' is not a column of ${entity}.${suggestion(
-          name,
-          metadata.columns.map((c) => c.property),
-        )}`,
-      )
+  // An own column first: one of an embedded class is named by a path too (`address.city`).
+  const own = metadata.columns.find((candidate) => candidate.property === name);
+  if (own) return virtual(own, entity);
+  if (dot === -1)
+    return fail(
+      `'${name}' is not a column of ${entity}.${suggestion(
+        name,
+        metadata.columns.map((c) => c.property),
+      )}`,
     );
-  }
   const head = name.slice(0, dot);
   const tail = name.slice(dot + 1);
   const relation = metadata.relations.find((candidate) => candidate.property === head);

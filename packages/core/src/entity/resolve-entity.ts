@@ -5,7 +5,7 @@ import { RealtimePublisher } from '../realtime/realtime-publisher';
 import { DEFAULT_MAX_INPUT_DEPTH } from '../schema/input-depth';
 import { ConfigurationException } from '../errors/configuration-exception';
 
-import type { RelatedMetadata } from '../config/resolve-field-path';
+import { relationOfPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SelectConfig } from '../query/select-config';
 import type { SearchConfig } from '../query/search-config';
 import type { IncludeConfig } from '../config/include-config';
@@ -485,8 +485,8 @@ function relationsReadThrough(
   const relations = new Set([...include.relations.values()].map(({ relation }) => relation));
   for (const relation of grouped) relations.add(relation);
   for (const path of [...list.filter.fields.keys(), ...list.sort.fields, ...(list.search?.fields ?? [])]) {
-    const dot = path.indexOf('.');
-    const relation = dot === -1 ? undefined : metadata.relations.find((r) => r.property === path.slice(0, dot));
+    const head = relationOfPath(path, list.columns);
+    const relation = head === undefined ? undefined : metadata.relations.find((r) => r.property === head);
     if (relation) relations.add(relation);
   }
   return [...relations];

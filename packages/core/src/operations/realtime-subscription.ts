@@ -3,6 +3,7 @@
  * the subscriber's context, so the list's policy and the entity's `filter.apply` decide delivery per subscriber and
  * per event with that subscriber's own identity; `deleted` is decided against the row as it was before the delete.
  */
+import { relationOfPath } from '../config/resolve-field-path';
 import type { SvcContext } from '../config/svc-context';
 import type { RealtimeEventId } from '../config/svc-settings';
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
@@ -199,16 +200,16 @@ export function readSubscriptionQuery(
     filter = expression === undefined ? undefined : resolveFilterExpression(expression, allowlist, errors);
     id = given === undefined ? undefined : String(given);
   }
-  if (filter && hasRelationPath(filter))
+  if (filter && hasRelationPath(filter, list.columns))
     errors.add('filter', 'relation_path', 'An event subscription filters on the entity’s own fields only.');
   errors.throwIfAny();
   return { ...(filter ? { filter } : {}), ...(id !== undefined ? { id } : {}) };
 }
 
-function hasRelationPath(node: FilterNode): boolean {
-  if (node.kind === 'not') return hasRelationPath(node.child);
-  if (node.kind !== 'condition') return node.children.some(hasRelationPath);
-  return node.field.includes('.');
+function hasRelationPath(node: FilterNode, columns: ListQueryConfig['columns']): boolean {
+  if (node.kind === 'not') return hasRelationPath(node.child, columns);
+  if (node.kind !== 'condition') return node.children.some((child) => hasRelationPath(child, columns));
+  return relationOfPath(node.field, columns) !== undefined;
 }
 
 /** The row's route id: its lookup field (identifier or primary key), or the key's values joined by `,`. */

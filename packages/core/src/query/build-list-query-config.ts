@@ -16,7 +16,7 @@ import { UNCURSORABLE_KINDS } from './check-cursor-config';
 import { BUILT_IN_STRATEGIES } from '../pagination/built-in-strategies';
 import { OffsetPaginationStrategy } from '../pagination/offset-pagination-strategy';
 import type { PaginationStrategy } from '../pagination/pagination-strategy';
-import { comparableColumn, resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
+import { comparableColumn, relationOfPath, resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
 
@@ -170,7 +170,8 @@ export function buildSortAllowlist({ entity, metadata, sort, select, related }: 
   const columns = metadata.columns.map((column) => column.property);
   const readable = defaultColumns(metadata, select).map((column) => column.property);
   const check = (name: string, path: string) => {
-    if (name.includes('.') && path === 'sort.fields') return checkSortPath(name, { entity, metadata, path, related });
+    if (relationOfPath(name, new Set(columns)) !== undefined && path === 'sort.fields')
+      return checkSortPath(name, { entity, metadata, path, related });
     if (!columns.includes(name))
       throw new ConfigurationException({
         entity,
@@ -237,7 +238,7 @@ export function buildListQueryConfig(
   const sort = buildSortAllowlist({ ...args, select });
   const columns = new Map(args.metadata.columns.map((column) => [column.property, column]));
   const refuseCursorKey = (field: string) => {
-    if (field.includes('.'))
+    if (relationOfPath(field, columns))
       return 'it is a relation path, whose value a cursor cannot carry (use offset or page to sort by it)';
     const column = columns.get(field);
     if (!column || column.kind === 'json') return 'it is not a plain scalar column';

@@ -5,6 +5,7 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { ListQueryConfig } from './list-query-config';
+import { relationOfPath } from '../config/resolve-field-path';
 
 /** Kinds whose values travel as text of arbitrary precision, which a cursor cannot carry and compare back exactly. */
 export const UNCURSORABLE_KINDS: ReadonlySet<string> = new Set(['bigint', 'decimal']);
@@ -21,7 +22,7 @@ export function checkCursorConfig(entity: string, metadata: EntityMetadata, list
       `'${key.property}' (the primary key) is a ${key.kind} column, which a cursor cannot carry exactly. Use offset or page.`,
     );
   for (const sortKey of list.sortDefault) {
-    if (sortKey.field.includes('.'))
+    if (relationOfPath(sortKey.field, list.columns))
       fail(
         `'${sortKey.field}' is a relation path, which a cursor cannot carry, so every default page would be refused. Sort by default on own columns, or use offset or page.`,
         'sort.default',

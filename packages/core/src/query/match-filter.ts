@@ -51,8 +51,8 @@ function matchCondition(
   kindOf: KindOf,
 ): FilterVerdict {
   const kind = kindOf(condition.field);
-  if (condition.field.includes('.') || condition.scope !== undefined || !(condition.field in row) || !kind)
-    return undefined;
+  // A relation path has no kind among the own columns (a column of an embedded class does, under its path).
+  if (condition.scope !== undefined || !(condition.field in row) || !kind) return undefined;
   // JSON columns compare by the database's own rules.
   if (kind === 'json') return undefined;
   const actual = row[condition.field];

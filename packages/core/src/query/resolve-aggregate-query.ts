@@ -14,6 +14,7 @@ import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
 import { readListParams, type WireListQuery } from './read-list-params';
 import { readSearch, readView, refuseParams, resolveClientFilter, scopedWhere } from './resolve-list-query';
+import { relationOfPath } from '../config/resolve-field-path';
 
 /** A resolved aggregate read: the adapter's arguments, with the page always bounded (by `maxGroups` at most). */
 export type AggregatePlan = Omit<AggregateArgs, 'count' | 'session' | 'limit' | 'offset'> & {
@@ -108,8 +109,8 @@ async function resolve(
   const where = await scopedWhere(list, queryArgs, hasClientFilter ? filter : list.filterDefault, search);
   const groupBy = await Promise.all(
     fields.map(async (field): Promise<GroupKey> => {
-      const dot = field.indexOf('.');
-      const scope = dot === -1 ? undefined : await list.relationScope?.(field.slice(0, dot), queryArgs);
+      const relation = relationOfPath(field, list.columns);
+      const scope = relation === undefined ? undefined : await list.relationScope?.(relation, queryArgs);
       return scope ? { field, scope } : { field };
     }),
   );

@@ -16,6 +16,7 @@ import type { PagePlan } from '../pagination/pagination-strategy';
 import type { ApplyArgs } from '../config/entity-config';
 import type { IncludeNode } from './include-tree';
 import { finishSort, parseSortKeys, splitSortParam } from './resolve-sort';
+import { relationOfPath } from '../config/resolve-field-path';
 
 /** A resolved list read: the strategy's page plus the condition, order, row view and shape of the items. */
 export interface ListReadPlan extends PagePlan {
@@ -271,9 +272,9 @@ function programmaticPaging(query: FindManyQuery): Map<string, string> {
 async function scopeSortPaths(sort: readonly SortKey[], config: ListQueryConfig, args: ApplyArgs): Promise<SortKey[]> {
   return Promise.all(
     sort.map(async (key) => {
-      const dot = key.field.indexOf('.');
-      if (dot === -1) return key;
-      const scope = await config.relationScope!(key.field.slice(0, dot), args);
+      const relation = relationOfPath(key.field, config.columns);
+      if (relation === undefined) return key;
+      const scope = await config.relationScope!(relation, args);
       return scope ? { ...key, scope } : key;
     }),
   );
@@ -283,9 +284,9 @@ async function scopeSortPaths(sort: readonly SortKey[], config: ListQueryConfig,
 async function scopeRelationPaths(node: FilterNode, config: ListQueryConfig, args: ApplyArgs): Promise<FilterNode> {
   switch (node.kind) {
     case 'condition': {
-      const dot = node.field.indexOf('.');
-      if (dot === -1) return node;
-      const scope = await config.relationScope!(node.field.slice(0, dot), args);
+      const relation = relationOfPath(node.field, config.columns);
+      if (relation === undefined) return node;
+      const scope = await config.relationScope!(relation, args);
       return scope ? { ...node, scope } : node;
     }
     case 'not':

@@ -23,7 +23,7 @@ export function buildSelectConfig(
 ): SelectConfig {
   const columns = metadata.columns.map((column) => column.property);
   for (const name of listed(input?.fields)) {
-    if (name.includes('.')) {
+    if (name.includes('.') && !columns.includes(name)) {
       throw new ConfigurationException({
         entity,
         path: 'select.fields',

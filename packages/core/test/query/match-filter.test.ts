@@ -15,6 +15,7 @@ const KINDS: Record<string, ColumnKind> = {
   data: 'json',
   rating: 'number',
   tenant: 'bigint',
+  'address.city': 'string',
 };
 const kindOf = (field: string) => KINDS[field];
 const is = (field: string, operator: FilterOperator, value: unknown): FilterNode => ({
@@ -99,6 +100,14 @@ describe('matchFilter', () => {
       expect(matchFilter({ kind: 'and', children: [undecided, is('pages', 'lt', 1)] }, row, kindOf)).toBe(false);
       expect(matchFilter({ kind: 'or', children: [undecided, is('pages', 'gt', 1)] }, row, kindOf)).toBe(true);
       expect(matchFilter({ kind: 'and', children: [undecided, is('pages', 'gt', 1)] }, row, kindOf)).toBeUndefined();
+    });
+  });
+
+  describe('when the field is a column of an embedded class', () => {
+    it('decides it by its path, as an own column', () => {
+      const located = { ...row, 'address.city': 'Lyon' };
+      expect(matchFilter(is('address.city', 'eq', 'Lyon'), located, kindOf)).toBe(true);
+      expect(matchFilter(is('address.city', 'in', ['Nice']), located, kindOf)).toBe(false);
     });
   });
 
