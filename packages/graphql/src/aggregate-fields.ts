@@ -35,7 +35,7 @@ import {
 import { ConfigurationException, type AggregateDescription, type OperationDescription } from '@svc/core';
 import { fieldsTaking, MEASURE_FUNCTIONS, type MeasureFunction } from '@svc/core/spi';
 import type { EntityFieldsArgs } from './entity-fields-args';
-import { isGraphqlName, pascal } from './graphql-names';
+import { graphqlFieldName, isGraphqlName, pascal } from './graphql-names';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import { execute } from './run-operation';
 import { collectFields } from './selection-query';
@@ -95,7 +95,7 @@ export function aggregateField(args: EntityFieldsArgs, operation: OperationDescr
     args: fieldArgs,
     extensions: { [PAGE_EXTENSION]: page },
     resolve: async (_source, values, context, info) => {
-      const query = aggregatePairs(args, values, groups, selectedFunctions(info, aggregate));
+      const query = aggregatePairs(args, values, { groups, aggregate }, selectedFunctions(info, aggregate));
       return (await execute(args, context, { operation: operation.id, query })).body;
     },
   };
@@ -106,7 +106,7 @@ function groupNames(entity: string, aggregate: AggregateDescription): Map<string
   const names = new Map<string, string>();
   const fail = (message: string) => new ConfigurationException({ entity, path: 'aggregate.groupBy', message });
   for (const { field } of aggregate.groupBy) {
-    const name = field.split('.').join('_');
+    const name = graphqlFieldName(field);
     const taken = names.get(name);
     if (taken !== undefined) {
       throw fail(
@@ -126,7 +126,7 @@ function groupNames(entity: string, aggregate: AggregateDescription): Map<string
 /** A field listed in `aggregate.fields` need not be served, so its name is not checked with the entity's columns. */
 function requireFieldNames(entity: string, aggregate: AggregateDescription): void {
   for (const { field } of aggregate.fields) {
-    if (isGraphqlName(field)) continue;
+    if (isGraphqlName(graphqlFieldName(field))) continue;
     throw new ConfigurationException({
       entity,
       path: `aggregate.fields.${field}`,
@@ -233,14 +233,18 @@ function functionType(
   const { typeName } = args.plan;
   const fields: ObjectFields = {};
   for (const { field, kind } of takers) {
-    if (fn === 'countDistinct') fields[field] = { type: GraphQLInt };
-    else if (fn === 'avg') fields[field] = { type: GraphQLFloat };
-    else if (fn !== 'sum') fields[field] = { type: columnType(args, field, kind) };
+    // A column of an embedded class is `price_amount` here, read from the answer by its path.
+    const name = graphqlFieldName(field);
+    const read = name === field ? {} : { resolve: (values: Values) => values[field] };
+    if (fn === 'countDistinct') fields[name] = { type: GraphQLInt, ...read };
+    else if (fn === 'avg') fields[name] = { type: GraphQLFloat, ...read };
+    else if (fn !== 'sum') fields[name] = { type: columnType(args, field, kind), ...read };
     else {
       const exact = kind === 'decimal' || kind === 'bigint';
-      fields[field] = {
+      fields[name] = {
         type: exact ? GraphQLString : GraphQLFloat,
         description: SUM_HELP[kind],
+        ...read,
         ...(kind === 'integer' ? { resolve: wholeSum(field) } : {}),
       };
     }
@@ -285,7 +289,7 @@ function wholeSum(field: string) {
 function aggregatePairs(
   args: EntityFieldsArgs,
   values: Values,
-  groups: ReadonlyMap<string, string>,
+  names: { groups: ReadonlyMap<string, string>; aggregate: AggregateDescription },
   functions: Partial<Record<MeasureFunction, string[]>>,
 ): [string, string][] {
   const filter = values['filter'] as Values | null | undefined;
@@ -297,7 +301,8 @@ function aggregatePairs(
   if (search != null) pairs.push(['search[query]', search]);
   if (groupBy != null && groupBy.length > 0) pairs.push(['groupBy', groupBy.join(',')]);
   for (const [fn, fields] of Object.entries(functions)) pairs.push([fn, fields.join(',')]);
-  if (sort != null && sort.length > 0) pairs.push(['sort', sort.map((key) => sortKey(key, groups)).join(',')]);
+  if (sort != null && sort.length > 0)
+    pairs.push(['sort', sort.map((key) => sortKey(key, names.groups, names.aggregate)).join(',')]);
   for (const name of ['limit', 'offset']) {
     const value = values[name] as number | null | undefined;
     if (value != null) pairs.push([name, String(value)]);
@@ -305,11 +310,18 @@ function aggregatePairs(
   return pairs;
 }
 
-/** `-author_country` to `-author.country`; every other key as it is, for the engine to check. */
-function sortKey(key: string, groups: ReadonlyMap<string, string>): string {
+/**
+ * `-author_country` to `-author.country`, `sum.price_amount` to `sum.price.amount`; every other key as it is, for the
+ * engine to check.
+ */
+function sortKey(key: string, groups: ReadonlyMap<string, string>, aggregate: AggregateDescription): string {
   const sign = key.startsWith('-') || key.startsWith('+') ? key.charAt(0) : '';
-  const path = groups.get(key.slice(sign.length));
-  return path === undefined ? key : `${sign}${path}`;
+  const name = key.slice(sign.length);
+  const path = groups.get(name);
+  if (path !== undefined) return `${sign}${path}`;
+  const dot = name.indexOf('.');
+  const measured = aggregate.fields.find(({ field }) => graphqlFieldName(field) === name.slice(dot + 1));
+  return dot > 0 && measured ? `${sign}${name.slice(0, dot)}.${measured.field}` : key;
 }
 
 /** `sum: ['pages', 'price']` for `items { sum { pages price } }`: the fields selected under each function. */
@@ -322,10 +334,10 @@ function selectedFunctions(
   const items = collectFields(collectFields(sets, fragments, variables).get('items') ?? [], fragments, variables);
   const out: Partial<Record<MeasureFunction, string[]>> = {};
   for (const fn of MEASURE_FUNCTIONS) {
-    const takers = new Set(fieldsTaking(aggregate, fn));
+    const takers = new Map(fieldsTaking(aggregate, fn).map((field) => [graphqlFieldName(field), field]));
     const selected = collectFields(items.get(fn) ?? [], fragments, variables);
     // `__typename` and the like are no fields of the entity.
-    const fields = [...selected.keys()].filter((name) => takers.has(name));
+    const fields = [...selected.keys()].flatMap((name) => takers.get(name) ?? []);
     if (fields.length > 0) out[fn] = fields;
   }
   return out;

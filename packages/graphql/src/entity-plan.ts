@@ -10,7 +10,7 @@ import {
   type SvcService,
 } from '@svc/core';
 import { STANDARD_OPERATIONS } from '@svc/core/spi';
-import { isGraphqlName, lowerFirst, pluralize } from './graphql-names';
+import { graphqlFieldName, isGraphqlName, lowerFirst, pluralize } from './graphql-names';
 
 /** How GraphQL's `limit` and `offset` reach the strategy: as they are, as `page[size]`/`page[number]`, or not at all. */
 export type PagingMode = 'offset' | 'page' | 'none';
@@ -33,7 +33,10 @@ export interface EntityPlan {
   readonly one: string;
   /** `books`: the list query field (English plural). */
   readonly many: string;
-  /** The columns of the object type, in column order. */
+  /**
+   * The columns of the object type, in column order, by their GraphQL names (`price_amount` for the column of an
+   * embedded class `price.amount`; the description's `name` stays the column's own).
+   */
   readonly columns: ReadonlyMap<string, FieldDescription>;
   /** What a read by id and write results serve, and what each list item serves. */
   readonly outputItem: ReadonlySet<string>;
@@ -76,8 +79,17 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
   const columns = new Map<string, FieldDescription>();
   for (const field of description.fields) {
     if (!readable.has(field.name) && !outputItem.has(field.name) && !outputList.has(field.name)) continue;
-    requireName(name, field.name, 'field');
-    columns.set(field.name, field);
+    const graphqlName = graphqlFieldName(field.name);
+    requireName(name, graphqlName, 'field');
+    const taken = columns.get(graphqlName);
+    if (taken) {
+      throw new ConfigurationException({
+        entity: name,
+        path: 'graphql',
+        message: `'${taken.name}' and '${field.name}' would both be the GraphQL field '${graphqlName}' (a path's dot becomes _). Rename one, or leave ${name} out of GraphQL with exclude: ['${name}'].`,
+      });
+    }
+    columns.set(graphqlName, field);
   }
   const kinds = new Map(description.relations.map((relation) => [relation.name, relation.kind]));
   const relations = new Map<string, RelationField>();

@@ -75,7 +75,8 @@ function filterTree(fields: readonly FilterField[]): FilterTree {
 
 /** `<Entity><Field>Filter` (or `<Entity><Path>Path<Field>Filter` on a relation path): the field's operators. */
 function operatorsInput(plan: EntityPlan, types: SchemaTypes, field: FilterField): GraphQLInputObjectType {
-  const own = field.name.includes('.') ? undefined : plan.description.fields.find((f) => f.name === field.name);
+  // An own column, a column of an embedded class (`price.amount`) too; a relation path finds none.
+  const own = plan.description.fields.find((f) => f.name === field.name);
   const leaf = types.leaf({
     entity: plan.typeName,
     field: field.name,

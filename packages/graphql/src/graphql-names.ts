@@ -7,6 +7,14 @@ export function isGraphqlName(name: string): boolean {
   return IDENTIFIER.test(name) && !name.startsWith('__');
 }
 
+/**
+ * A column's GraphQL name: its own, or for a column of an embedded class, named by its path, the path with `_` for
+ * each dot (`price_amount` for `price.amount`), since GraphQL names take no dot.
+ */
+export function graphqlFieldName(field: string): string {
+  return field.split('.').join('_');
+}
+
 /** `book` from `Book`, `isbnCode` from `IsbnCode`: the first letter lowered. */
 export function lowerFirst(word: string): string {
   return word.charAt(0).toLowerCase() + word.slice(1);

@@ -41,7 +41,7 @@ export function buildObjectType(plan: EntityPlan, types: SchemaTypes, relations:
       description: `${plan.typeName}: the fields it serves, and the relations it can include.`,
       fields: () => {
         const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
-        for (const field of plan.columns.values()) {
+        for (const [name, field] of plan.columns) {
           const leaf = types.leaf({
             entity: plan.typeName,
             field: field.name,
@@ -49,7 +49,9 @@ export function buildObjectType(plan: EntityPlan, types: SchemaTypes, relations:
             enumValues: field.enumValues,
             key: field.primary,
           });
-          fields[field.name] = { type: alwaysServed(plan, field) ? new GraphQLNonNull(leaf) : leaf };
+          const type = alwaysServed(plan, field) ? new GraphQLNonNull(leaf) : leaf;
+          // A column of an embedded class is read from the row by its path (`price.amount`).
+          fields[name] = name === field.name ? { type } : { type, ...propertyField(field.name) };
         }
         for (const relation of plan.relations.values()) {
           const target = relation.keysOnly ? relations.keyOf(relation.target) : relations.objectOf(relation.target);
@@ -100,3 +102,17 @@ export function buildKeyType(plan: EntityPlan, types: SchemaTypes): GraphQLObjec
     plan.typeName,
   );
 }
+
+/**
+ * A field read from the row's `property` rather than its own name: its resolver for graphql-js, and the property
+ * named in its extensions for the planned run, which copies row values without calling resolvers.
+ */
+export function propertyField(property: string): Pick<GraphQLFieldConfig<unknown, unknown>, 'resolve' | 'extensions'> {
+  return {
+    resolve: (row) => (row as Record<string, unknown>)[property],
+    extensions: { [ROW_PROPERTY]: property },
+  };
+}
+
+/** The extension naming the row property a field reads (see `propertyField`). */
+export const ROW_PROPERTY = 'svcRowProperty';

@@ -45,6 +45,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { DateTimeScalar } from './svc-scalars';
+import { ROW_PROPERTY } from './object-types';
 
 /** Turns a resolved value into its place in the answer; throws `DECLINED` where graphql-js must answer instead. */
 type Completer = (value: unknown) => unknown;
@@ -56,6 +57,8 @@ const DECLINED = Symbol('svc.planDeclined');
 interface Entry {
   readonly key: string;
   readonly name: string;
+  /** The row property the field's value is read from: its name, or the one its extensions give (`ROW_PROPERTY`). */
+  readonly property?: string;
   readonly nodes: readonly FieldNode[];
   readonly field?: GraphQLField<unknown, unknown>;
   readonly complete: Completer;
@@ -318,7 +321,16 @@ function entriesOf(
     const complete = completerOf(field.type, nodes, fragments);
     if (!complete) return undefined;
     const leaf = isNonNullType(field.type) ? field.type.ofType : field.type;
-    entries.push({ key, name, nodes, field, complete, asIs: isLeafType(leaf) ? answeredAsIs(leaf) : undefined });
+    const property = field.extensions[ROW_PROPERTY] as string | undefined;
+    entries.push({
+      key,
+      name,
+      nodes,
+      field,
+      complete,
+      asIs: isLeafType(leaf) ? answeredAsIs(leaf) : undefined,
+      ...(property === undefined ? {} : { property }),
+    });
   }
   return entries;
 }
@@ -446,7 +458,12 @@ function objectCompleter(
   if (type.isTypeOf) return undefined;
   const sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
   // Below the root, a field is a row's property: one with a resolver or arguments of its own is graphql-js's to run.
-  const entries = entriesOf(type, sets, fragments, (field) => !field.resolve && field.args.length === 0);
+  const entries = entriesOf(
+    type,
+    sets,
+    fragments,
+    (field) => (!field.resolve || field.extensions[ROW_PROPERTY] !== undefined) && field.args.length === 0,
+  );
   if (!entries) return undefined;
   return (value) => {
     if (value === null || value === undefined) return null;
@@ -455,7 +472,7 @@ function objectCompleter(
     const out: Record<string, unknown> = {};
     for (let index = 0; index < entries.length; index++) {
       const entry = entries[index]!;
-      const property = source[entry.name];
+      const property = source[entry.property ?? entry.name];
       // A row's value its scalar answers unchanged (most of them) is copied without a call.
       if (entry.asIs !== undefined && answersAsIs(entry.asIs, property)) {
         out[entry.key] = property;

@@ -83,7 +83,11 @@ export function shapePairs(args: ShapeArgs): { pairs: [string, string][]; hasRel
   const includes: string[] = [];
   const walk = (plan: EntityPlan, sets: readonly SelectionSetNode[], path: string, served: ReadonlySet<string>) => {
     const fields = collectFields(sets, args.fragments, args.variables);
-    const columns = [...fields.keys()].filter((name) => plan.columns.has(name) && served.has(name));
+    const columns: string[] = [];
+    for (const name of fields.keys()) {
+      const column = plan.columns.get(name)?.name;
+      if (column !== undefined && served.has(column)) columns.push(column);
+    }
     const projection = columns.length > 0 ? columns : keyColumns(plan, served);
     if (projection.length > 0) pairs.push([path ? `select[${path}]` : 'select', projection.join(',')]);
     for (const [name, inner] of fields) {

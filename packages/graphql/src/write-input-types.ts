@@ -14,6 +14,7 @@ import {
 import type { WriteFieldDescription, WriteSlotDescription } from '@svc/core';
 import type { ColumnKind } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
+import { graphqlFieldName } from './graphql-names';
 import type { SchemaTypes } from './schema-types';
 
 export type WriteSlot = 'create' | 'update' | 'patch';
@@ -49,7 +50,7 @@ export function buildWriteInput(plan: EntityPlan, slot: WriteSlot, types: Schema
   for (const field of description.fields) {
     const type = inputTypeOf(plan, field, types);
     const other = eitherOf.get(field.name);
-    inputs[field.name] = {
+    inputs[graphqlFieldName(field.name)] = {
       type: required.has(field.name) && !field.nullable ? new GraphQLNonNull(type) : type,
       ...(other === undefined ? {} : { description: `Required unless ${other} is given (send one of the two).` }),
     };
@@ -62,7 +63,8 @@ export function buildWriteInput(plan: EntityPlan, slot: WriteSlot, types: Schema
     }),
     plan.typeName,
   );
-  const byName = new Map(description.fields.map((field) => [field.name, field]));
+  // By GraphQL name: a column of an embedded class is `price_amount` in the input, `price.amount` in the body.
+  const byName = new Map(description.fields.map((field) => [graphqlFieldName(field.name), field]));
   return { type, toBody: (value) => toBody(value, byName) };
 }
 
@@ -99,8 +101,9 @@ function toBody(
   fields: ReadonlyMap<string, WriteFieldDescription>,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value)) {
-    const field = fields.get(name);
+  for (const [graphqlName, inner] of Object.entries(value)) {
+    const field = fields.get(graphqlName);
+    const name = field?.name ?? graphqlName;
     if (field?.kind === 'reference' && field.target && inner !== null && typeof inner === 'object') {
       const { key, keyKind } = field.target;
       body[name] = { [key]: keyValue(keyKind, (inner as Record<string, unknown>)[key]) };
