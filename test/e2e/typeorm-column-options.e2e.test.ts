@@ -1,9 +1,10 @@
 /**
  * TypeORM column and entity options that change what may be written, honoured on every database: a column with
  * `update: false` is set on create and dropped from an update or a patch (as a key is), one with `insert: false` is
- * dropped from a create; the columns of an embedded class are served under their paths and refused in a body, a
- * filter or a sort (never stored in part or answered with a 500); a virtual column is read by its query and never
- * written; and an entity over a view serves reads only.
+ * dropped from a create; the columns of an embedded class are written, filtered, sorted, searched and grouped by their
+ * paths (`address.city`), as they are read; a virtual column is read by its query and never
+ * written; a generated (`asExpression`) column is read and compared, never written; and an entity over a view serves
+ * reads only.
  */
 import type { SvcContext } from '@svc/core';
 import request from 'supertest';
@@ -47,6 +48,20 @@ class Money {
 class Priced {
   @PrimaryGeneratedColumn() id!: number;
   @Column(() => Money) price!: Money;
+}
+
+/** A column the database computes from another (`asExpression`): read and compared, never written. */
+@Entity('column_options_sheet')
+class Sheet {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int', name: 'pages' }) pages!: number;
+  @Column({
+    type: 'int',
+    name: 'sides',
+    asExpression: 'pages * 2',
+    generatedType: 'STORED',
+  })
+  sides!: number;
 }
 
 @Entity('column_options_shelf')
@@ -97,11 +112,12 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     t = await createTestApp({
       db,
       suite: 'e2e_column_options',
-      entities: [Item, ItemName, Shelf, Slot, Priced],
+      entities: [Item, ItemName, Shelf, Slot, Priced, Sheet],
       controllers: [
         svcController('items', Item, { batch: { create: true } }),
         svcController('priced', Priced, { search: {}, aggregate: { groupBy: ['price.currency'] } }),
         svcController('priced-pages', Priced, { pagination: { strategy: 'cursor' } }),
+        svcController('sheets', Sheet, { batch: { create: true } }),
         svcController('shelves', Shelf, { batch: { create: true } }),
         svcController('slots', Slot, { include: { fields: ['shelf'] } }),
         svcController('item-names', ItemName, { operations: { findMany: true } }),
@@ -247,6 +263,27 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].param).toBe('filter[price.cents]');
     await priced.clear();
+  });
+
+  it('reads a generated (asExpression) column as the database computes it, filters and sorts by it, and never writes it', async () => {
+    const created = await request(t.server).post('/sheets').send({ pages: 3 });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), pages: 3, sides: 6 });
+    const patched = await request(t.server).patch(`/sheets/${created.body.id}`).send({ pages: 5 });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ id: created.body.id, pages: 5, sides: 10 });
+    const batch = await request(t.server)
+      .post('/sheets/batch')
+      .send([{ pages: 1 }, { pages: 8 }]);
+    expect(batch.status).toBe(201);
+    expect(batch.body.items.map((row: { sides: number }) => row.sides)).toEqual([2, 16]);
+    const listed = await request(t.server).get('/sheets?filter[sides][gte]=10&sort=-sides');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((row: { sides: number }) => row.sides)).toEqual([16, 10]);
+    // A value sent for it is left out, as for any column the database writes: what it stores is its own.
+    const sent = await request(t.server).post('/sheets').send({ pages: 4, sides: 99 });
+    expect(sent.status).toBe(201);
+    expect(sent.body.sides).toBe(8);
   });
 
   it('reads a virtual column by its query everywhere a row is read, and never writes it', async () => {

@@ -178,7 +178,12 @@ export class BatchWriter {
 
   private async insertChunk(manager: EntityManager, chunk: Row[], returned: Returned): Promise<WrittenRow[]> {
     const rows = chunk.map((values) => forBuilder(values, this.table));
-    const query = manager.createQueryBuilder().insert().into(this.target).values(rows).updateEntity(false);
+    const query = manager
+      .createQueryBuilder()
+      .insert()
+      .into(this.target, this.table.builderInsertColumns as string[] | undefined)
+      .values(rows)
+      .updateEntity(false);
     // PostgreSQL and MariaDB (10.5+) return the rows of a VALUES list in its order: they insert the rows one by one
     // as listed and emit each as it is inserted. TypeORM's own multi-row save relies on the same order.
     if (returned === 'rows') query.returning('*');

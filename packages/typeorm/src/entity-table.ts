@@ -61,6 +61,12 @@ export class EntityTable {
   readonly computed: boolean;
   /** Whether the entity has columns of an embedded class, which the builders take nested (`forBuilder`). */
   readonly embedded: boolean;
+  /**
+   * The columns TypeORM's insert builder must list, where its own choice fails: on SQLite it lists a generated column
+   * (`asExpression`) and writes NULL to it, which SQLite refuses ("cannot INSERT into generated column"). Undefined
+   * where the builder's choice stands.
+   */
+  readonly builderInsertColumns?: readonly string[];
   private readonly selectLists = new Map<string, string>();
   readonly likeEscape: string;
   private readonly byProperty: ReadonlyMap<string, TableColumn>;
@@ -106,6 +112,11 @@ export class EntityTable {
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.computed = this.columns.some((column) => column.orm.isVirtualProperty);
     this.embedded = this.columns.some((column) => column.orm.embeddedMetadata !== undefined);
+    if (this.dialect === 'sqlite' && this.orm.columns.some((column) => column.asExpression !== undefined)) {
+      this.builderInsertColumns = this.orm.columns
+        .filter((column) => column.isInsert && column.asExpression === undefined)
+        .map((column) => column.propertyPath);
+    }
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);

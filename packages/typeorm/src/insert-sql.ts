@@ -22,15 +22,15 @@ export class RowInsert {
 
   /**
    * The writer of `table`'s rows, or undefined where a row needs what only TypeORM's builder writes: a discriminator
-   * (single-table inheritance), a tree, a spatial value (wrapped in `ST_GeomFromGeoJSON` and kin), a generated
-   * column (`asExpression`), or a `jsonb` value on SQLite (TypeORM 1 wraps it in `jsonb(...)` there).
+   * (single-table inheritance), a tree, a spatial value (wrapped in `ST_GeomFromGeoJSON` and kin), or a `jsonb` value
+   * on SQLite (TypeORM 1 wraps it in `jsonb(...)` there). A generated column (`asExpression`) is not listed: the
+   * database computes it.
    */
   static of(table: EntityTable): RowInsert | undefined {
     const { orm, driver, dialect } = table;
     const builderOnly = orm.columns.some(
       (column) =>
         column.isDiscriminator ||
-        column.asExpression !== undefined ||
         driver.spatialTypes.includes(column.type as never) ||
         (dialect === 'sqlite' && column.type === 'jsonb'),
     );
@@ -38,7 +38,7 @@ export class RowInsert {
     // The builder's columns: every insertable one, but a database-counted key on PostgreSQL (where a value given for
     // it is dropped); on SQLite and MySQL it is listed, so a given value is stored.
     const columns = orm.columns
-      .filter((column) => column.isInsert)
+      .filter((column) => column.isInsert && column.asExpression === undefined)
       .filter((column) => dialect !== 'postgres' || !(column.isGenerated && column.generationStrategy === 'increment'))
       .map((column) => ({ orm: column, quoted: driver.escape(column.databaseName) }));
     return new RowInsert(table, columns);

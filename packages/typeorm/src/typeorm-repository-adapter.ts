@@ -247,7 +247,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       const query = manager
         .createQueryBuilder()
         .insert()
-        .into(this.target)
+        .into(this.target, this.table.builderInsertColumns as string[] | undefined)
         .values(forBuilder(entityValues, this.table))
         .updateEntity(false);
       if (this.returnsInsertedRows) {
