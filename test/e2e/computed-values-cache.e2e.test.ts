@@ -10,6 +10,8 @@ import {
   DataSource,
   DeleteDateColumn,
   Entity,
+  JoinColumn,
+  ManyToOne,
   PrimaryGeneratedColumn,
   ViewColumn,
   ViewEntity,
@@ -20,6 +22,8 @@ import { TEST_DATABASES } from '../support/test-databases';
 
 /** The slot table as the virtual column's query must name it: schema-qualified on PostgreSQL (set once booted). */
 let slotTable = 'computed_cache_slot';
+/** The view of shelf labels as a query must name it (set once booted). */
+let labelView = 'computed_cache_shelf_labels';
 
 @Entity('computed_cache_slot')
 class Slot {
@@ -70,6 +74,26 @@ class ShelfId {
   @ViewColumn() id!: number;
 }
 
+/** Keeps a shelf: includes it, with its computed slot count. */
+@Entity('computed_cache_keeper')
+class Keeper {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int', name: 'shelf_id' }) shelfId!: number;
+  @ManyToOne(() => Shelf) @JoinColumn({ name: 'shelf_id' }) shelf!: Shelf;
+}
+
+/** Reads the view of shelf labels, which no controller serves, through cache.dependsOn. */
+@Entity('computed_cache_report')
+class Report {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 40 }) title!: string;
+  @VirtualColumn({
+    type: 'int',
+    query: (alias) => `SELECT COUNT(*) FROM ${labelView} WHERE ${labelView}.label = ${alias}.title`,
+  })
+  matches!: number;
+}
+
 @Entity('computed_cache_archive')
 class Archive {
   @PrimaryGeneratedColumn() id!: number;
@@ -85,12 +109,13 @@ describe.each(TEST_DATABASES)('cached computed values on $name', (db) => {
     t = await createTestApp({
       db,
       suite: 'e2e_computed_cache',
-      entities: [Slot, Shelf, ShelfName, ShelfLabel],
+      entities: [Slot, Shelf, ShelfName, ShelfLabel, Keeper],
       controllers: [
         svcController('shelves', Shelf, { cache: { ttl: 60, dependsOn: [Slot] } }),
         svcController('slots', Slot),
         svcController('shelf-names', ShelfName, { operations: { findMany: true }, cache: { ttl: 60 } }),
         svcController('shelf-labels', ShelfLabel, { operations: { findMany: true }, cache: { ttl: 60 } }),
+        svcController('keepers', Keeper, { include: { fields: ['shelf'] }, cache: { ttl: 60, dependsOn: [Slot] } }),
       ],
     });
     const metadata = t.dataSource.getMetadata(Slot);
@@ -99,6 +124,7 @@ describe.each(TEST_DATABASES)('cached computed values on $name', (db) => {
   afterAll(async () => {
     await t?.close();
     slotTable = 'computed_cache_slot';
+    labelView = 'computed_cache_shelf_labels';
   });
 
   it('drops a cached virtual column when a row of the entity it counts is written', async () => {
@@ -127,6 +153,35 @@ describe.each(TEST_DATABASES)('cached computed values on $name', (db) => {
     expect((await request(t.server).get('/shelf-labels')).body.items).toContainEqual({ id: shelf, label: 'right' });
   });
 
+  it('drops cached rows that include a computed value, and those computed from a view named in cache.dependsOn', async () => {
+    const shelf = (await request(t.server).post('/shelves').send({ name: 'mid' }).expect(201)).body.id as number;
+    const keeper = (await request(t.server).post('/keepers').send({ shelfId: shelf }).expect(201)).body.id as number;
+    expect((await request(t.server).get(`/keepers/${keeper}?include=shelf`)).body.shelf.slotCount).toBe(0);
+    await request(t.server).post('/slots').send({ shelfId: shelf }).expect(201);
+    expect((await request(t.server).get(`/keepers/${keeper}?include=shelf`)).body.shelf.slotCount).toBe(1);
+    // The label view is over the name view, over the shelf table; neither view is served here, so only the
+    // report's cache.dependsOn can say that a new shelf named 'low' is one more match.
+    const views = await createTestApp({
+      db,
+      suite: 'e2e_computed_cache_views',
+      entities: [Slot, Shelf, ShelfName, ShelfLabel, Report],
+      controllers: [
+        svcController('shelves', Shelf, { cache: { ttl: 60, dependsOn: [Slot] } }),
+        svcController('reports', Report, { cache: { ttl: 60, dependsOn: [ShelfLabel] } }),
+      ],
+    });
+    const view = views.dataSource.getMetadata(ShelfLabel);
+    labelView = view.schema ? `"${view.schema}"."${view.tableName}"` : view.tableName;
+    try {
+      const report = (await request(views.server).post('/reports').send({ title: 'low' }).expect(201)).body.id;
+      expect((await request(views.server).get(`/reports/${report}`)).body.matches).toBe(0);
+      await request(views.server).post('/shelves').send({ name: 'low' }).expect(201);
+      expect((await request(views.server).get(`/reports/${report}`)).body.matches).toBe(1);
+    } finally {
+      await views.close();
+    }
+  });
+
   it('refuses at bootstrap to cache computed values whose sources are not named', async () => {
     const virtual = await bootstrapFailure({
       db,
@@ -151,6 +206,21 @@ describe.each(TEST_DATABASES)('cached computed values on $name', (db) => {
       controllers: [svcController('shelves', Shelf, { cache: { ttl: 60, dependsOn: [class Stranger {}] } })],
     });
     expect(notEntity.message).toContain('Stranger, which is not an entity');
+    const including = await bootstrapFailure({
+      db,
+      suite: 'e2e_computed_cache_including',
+      entities: [Slot, Shelf, Keeper],
+      controllers: [svcController('keepers', Keeper, { include: { fields: ['shelf'] }, cache: { ttl: 60 } })],
+    });
+    expect(including.message).toContain("the virtual column 'slotCount' of Shelf");
+    // A virtual column the reads do not serve computes nothing they answer.
+    const unserved = await createTestApp({
+      db,
+      suite: 'e2e_computed_cache_unserved',
+      entities: [Slot, Shelf],
+      controllers: [svcController('shelves', Shelf, { select: { fields: ['id', 'name'] }, cache: { ttl: 60 } })],
+    });
+    await unserved.close();
   });
 
   it('boots a cached virtual column whose query reads its own table, said with dependsOn: []', async () => {

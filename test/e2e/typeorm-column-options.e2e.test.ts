@@ -41,7 +41,8 @@ class Item {
 
 class Money {
   @Column({ type: 'int' }) amount!: number;
-  @Column({ type: 'varchar', length: 3 }) currency!: string;
+  /** An initializer: a write of the amount alone must not write it. */
+  @Column({ type: 'varchar', length: 3 }) currency: string = 'EUR';
 }
 
 @Entity('column_options_priced')
@@ -117,6 +118,7 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
         svcController('items', Item, { batch: { create: true } }),
         svcController('priced', Priced, { search: {}, aggregate: { groupBy: ['price.currency'] } }),
         svcController('priced-pages', Priced, { pagination: { strategy: 'cursor' } }),
+        svcController('priced-batch', Priced, { batch: { update: true } }),
         svcController('sheets', Sheet, { batch: { create: true } }),
         svcController('shelves', Shelf, { batch: { create: true } }),
         svcController('slots', Slot, { include: { fields: ['shelf'] } }),
@@ -224,6 +226,17 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     const created = await request(t.server).post('/priced').send({ 'price.amount': 5, 'price.currency': 'EUR' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number), 'price.amount': 5, 'price.currency': 'EUR' });
+    const dollars = await request(t.server).post('/priced').send({ 'price.amount': 8, 'price.currency': 'USD' });
+    const amount = await request(t.server).patch(`/priced/${dollars.body.id}`).send({ 'price.amount': 9 });
+    expect(amount.body).toMatchObject({ 'price.amount': 9, 'price.currency': 'USD' });
+    const many = await request(t.server)
+      .patch(`/priced-batch?filter[id][eq]=${dollars.body.id}`)
+      .send({ 'price.amount': 10 });
+    expect(many.status).toBe(200);
+    expect((await t.dataSource.getRepository(Priced).findOneByOrFail({ id: dollars.body.id })).price).toEqual({
+      amount: 10,
+      currency: 'USD',
+    });
     const nulled = await request(t.server).patch(`/priced/${created.body.id}`).send({ 'price.amount': null });
     expect(nulled.status).toBe(400);
     expect((await t.dataSource.getRepository(Priced).findOneByOrFail({ id: created.body.id })).price.amount).toBe(5);

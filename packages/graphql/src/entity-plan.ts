@@ -77,18 +77,11 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
   const outputList = new Set(description.output.list);
   const readable = new Set(description.select.fields);
   const columns = new Map<string, FieldDescription>();
+  refuseSharedNames(name, description.fields);
   for (const field of description.fields) {
     if (!readable.has(field.name) && !outputItem.has(field.name) && !outputList.has(field.name)) continue;
     const graphqlName = graphqlFieldName(field.name);
     requireName(name, graphqlName, 'field');
-    const taken = columns.get(graphqlName);
-    if (taken) {
-      throw new ConfigurationException({
-        entity: name,
-        path: 'graphql',
-        message: `'${taken.name}' and '${field.name}' would both be the GraphQL field '${graphqlName}' (a path's dot becomes _). Rename one, or leave ${name} out of GraphQL with exclude: ['${name}'].`,
-      });
-    }
     columns.set(graphqlName, field);
   }
   const kinds = new Map(description.relations.map((relation) => [relation.name, relation.kind]));
@@ -129,6 +122,26 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
     ...(list ? { list } : {}),
     ...(item ? { item } : {}),
   };
+}
+
+/**
+ * Two columns GraphQL would give one name (`price_amount` and the embedded `price.amount`): refused, whichever of them
+ * a type, an input or an aggregate serves.
+ */
+function refuseSharedNames(entity: string, fields: readonly FieldDescription[]): void {
+  const names = new Map<string, string>();
+  for (const field of fields) {
+    const graphqlName = graphqlFieldName(field.name);
+    const taken = names.get(graphqlName);
+    if (taken !== undefined) {
+      throw new ConfigurationException({
+        entity,
+        path: 'graphql',
+        message: `'${taken}' and '${field.name}' would both be the GraphQL field '${graphqlName}' (a path's dot becomes _). Rename one, or leave ${entity} out of GraphQL with exclude: ['${entity}'].`,
+      });
+    }
+    names.set(graphqlName, field.name);
+  }
 }
 
 function requireName(entity: string, name: string, what: string): void {

@@ -25,5 +25,7 @@ function scansEveryMatch(table: EntityTable, sort: readonly SortKey[]): boolean 
   if (table.dialect === 'sqlite') return false;
   const [first] = sort;
   if (first === undefined) return false;
-  return first.field.includes('.') || !table.leadsAnIndex(first.field);
+  // A relation path is another table's column; the path of an embedded column is this table's own.
+  if (first.field.includes('.') && !table.column(first.field)) return true;
+  return !table.leadsAnIndex(first.field);
 }

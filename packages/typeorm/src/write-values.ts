@@ -49,14 +49,26 @@ export function withGeneratedUuids(values: Row, table: EntityTable): Row {
  * `values` as TypeORM's insert and update builders take them: a column of an embedded class, which core names by its
  * path (`'address.city'`), set inside its embedded object (`{ address: { city } }`). The same object where the entity
  * has no embedded columns.
+ *
+ * The objects are plain, holding only the values given: TypeORM's own `setEntityValue` would make an instance of the
+ * embedded class, whose field initializers (and, under define-style class fields, every declared field) the update
+ * builder would then SET too, overwriting the row's other columns of that class.
  */
 export function forBuilder(values: Row, table: EntityTable): Row {
   if (!table.embedded) return values;
   const out: Row = {};
   for (const [property, value] of Object.entries(values)) {
-    const column = table.column(property);
-    if (column?.orm.embeddedMetadata) column.orm.setEntityValue(out, value);
-    else out[property] = value;
+    const embedded = table.column(property)?.orm.embeddedMetadata;
+    if (!embedded) {
+      out[property] = value;
+      continue;
+    }
+    let level = out;
+    for (const name of embedded.parentPropertyNames) {
+      const inner = level[name];
+      level = (level[name] = inner !== null && typeof inner === 'object' ? inner : {}) as Row;
+    }
+    level[table.column(property)!.orm.propertyName] = value;
   }
   return out;
 }

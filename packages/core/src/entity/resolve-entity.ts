@@ -279,8 +279,18 @@ function resultCacheOf(scope: EntityScope, operations: ReadonlyMap<string, Resol
   for (const { readsThrough = [] } of operations.values())
     for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
   // Its computed values (a view's rows, a virtual column) change with the rows they are computed from.
-  const { metadata, entitySettings: settings, related } = scope;
-  for (const source of computedValueSources({ entity: name, metadata, settings, operations, related }))
+  const { metadata, entitySettings: settings, related, reads } = scope;
+  const included = [...reads.include.relations.values()].map(({ relation }) => relation);
+  const served = reads.select.fieldSet;
+  for (const source of computedValueSources({
+    entity: name,
+    metadata,
+    settings,
+    operations,
+    served,
+    included,
+    related,
+  }))
     resultCache.addDependency(name, source);
   refuseUnpartitionedCache(name, operations, args);
   if ([...operations.values()].some((operation) => ttlOf(operation.settings) !== false)) resultCache.enable();

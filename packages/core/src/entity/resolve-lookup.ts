@@ -28,6 +28,8 @@ export function resolveLookup(
           )}`,
     );
   }
+  if (column!.embedded)
+    fail(`'${field}' is a column of an embedded class, whose path cannot name a route parameter; name a plain column.`);
   if (!['string', 'uuid', 'integer', 'number', 'bigint', 'enum'].includes(column!.kind))
     fail(`'${field}' is a ${column!.kind} column; name a string or number column.`);
   return { param: field, fields: [field] };

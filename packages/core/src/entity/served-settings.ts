@@ -7,7 +7,7 @@ import type { ResolvedOperation } from './resolved-entity';
 import type { ResolvedSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
 import type { RelatedMetadata } from '../config/resolve-field-path';
-import type { EntityMetadata } from '../persistence/entity-metadata';
+import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 
 /** The result-cache ttl in force, or false. */
 export function ttlOf(settings: ResolvedSettings): number | false {
@@ -77,48 +77,73 @@ export function refuseUnpartitionedCache(
 
 /**
  * The entities whose writes change what a read of `entity` answers beyond its own table: its view's `dependsOn`, its
- * `cache.dependsOn`, and those of the targets its reads go through. Where the entity has computed values (a view, a
- * virtual column) and neither names their sources, cached reads would answer them stale until their ttl ran out, so a
- * read that caches is refused at bootstrap, naming the fix.
+ * `cache.dependsOn` (a view named there with its own sources), and the view sources of the targets its reads go
+ * through. Where a cached read serves computed values (the entity's own view or served virtual columns, or those of
+ * a target it includes) whose sources no view `dependsOn` and no `cache.dependsOn` names, it would answer them stale
+ * until its ttl ran out, so it is refused at bootstrap, naming the fix.
  */
 export function computedValueSources(args: {
   entity: string;
   metadata: EntityMetadata;
   settings: ResolvedSettings;
   operations: ReadonlyMap<string, ResolvedOperation>;
+  /** The fields the entity's reads serve. */
+  served: ReadonlySet<string>;
+  /** The relations a read may include, whose target rows its answer then holds. */
+  included: readonly RelationMetadata[];
   related?: RelatedMetadata;
 }): readonly string[] {
   const { entity, metadata, settings, operations, related } = args;
   const declared = settings.cache === false ? undefined : settings.cache.dependsOn;
   const sources = new Set(metadata.readsFrom ?? []);
-  for (const target of declared ?? []) sources.add(entityNameOf(entity, target, related));
+  for (const target of declared ?? []) {
+    const named = metadataOf(entity, target, related);
+    sources.add(named.name);
+    for (const source of named.readsFrom ?? []) sources.add(source);
+  }
   for (const { readsThrough = [] } of operations.values())
     for (const relation of readsThrough)
       for (const source of related?.(relation.target).readsFrom ?? []) sources.add(source);
-  const computed = metadata.view ? 'it reads a database view' : virtualColumnsOf(metadata);
-  if (computed && declared === undefined && metadata.readsFrom === undefined) {
-    for (const operation of operations.values()) {
-      if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
-      throw new ConfigurationException({
-        entity,
-        path: `cache.ttl (in force for ${operation.id})`,
-        message: `caches reads of values computed from other tables (${computed}), whose writes Svc cannot tell would change them. Name the entities they read in cache.dependsOn (entity classes; [] when they read ${entity}'s own table only)${metadata.view ? " or in the view's dependsOn" : ''}, or turn ttl off here.`,
-      });
-    }
-  }
   sources.delete(entity);
+  if (declared !== undefined) return [...sources];
+  const unnamed = unnamedComputedValues(metadata, args.served, entity);
+  const included = args.included
+    .map((relation) => related?.(relation.target))
+    .map((target) => target && unnamedComputedValues(target, undefined, target.name))
+    .find((found) => found !== undefined);
+  const computed = unnamed ?? included;
+  if (computed === undefined) return [...sources];
+  for (const operation of operations.values()) {
+    if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
+    throw new ConfigurationException({
+      entity,
+      path: `cache.ttl (in force for ${operation.id})`,
+      message: `caches reads of values computed from other tables (${computed}), whose writes Svc cannot tell would change them. Name the entities they read in cache.dependsOn (entity classes; [] when they read no other table)${unnamed !== undefined && metadata.view ? " or in the view's dependsOn" : ''}, or turn ttl off here.`,
+    });
+  }
   return [...sources];
 }
 
-function virtualColumnsOf(metadata: EntityMetadata): string | undefined {
-  const names = metadata.columns.filter((column) => column.virtual).map((column) => `'${column.property}'`);
+/**
+ * What of `metadata`'s rows is computed from tables no `dependsOn` names: a view without one, or its virtual columns
+ * (those `served` holds, when given). Undefined when nothing is.
+ */
+function unnamedComputedValues(
+  metadata: EntityMetadata,
+  served: ReadonlySet<string> | undefined,
+  owner: string,
+): string | undefined {
+  if (metadata.view) return metadata.readsFrom === undefined ? `${owner} reads a database view` : undefined;
+  const names = metadata.columns
+    .filter((column) => column.virtual && (served === undefined || served.has(column.property)))
+    .map((column) => `'${column.property}'`);
   if (names.length === 0) return undefined;
-  return `the virtual column${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
+  return `the virtual column${names.length > 1 ? 's' : ''} ${names.join(', ')} of ${owner}`;
 }
 
-function entityNameOf(entity: string, target: Function, related: RelatedMetadata | undefined): string {
+function metadataOf(entity: string, target: Function, related: RelatedMetadata | undefined): EntityMetadata {
   try {
-    if (related) return related(target).name;
+    if (related) return related(target);
   } catch {
     // Reported below: the class is not an entity of this data source.
   }
