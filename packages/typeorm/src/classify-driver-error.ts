@@ -182,11 +182,24 @@ const SQLITE_KINDS: Readonly<Record<string, DriverFailureKind>> = {
   SQLITE_LOCKED: 'transient',
 };
 
+/**
+ * The kind of a constraint failure by its message, for drivers that give only the primary code `SQLITE_CONSTRAINT`
+ * (node-sqlite3; better-sqlite3 gives the extended code, `SQLITE_CONSTRAINT_UNIQUE`).
+ */
+const SQLITE_CONSTRAINT_MESSAGES: readonly [RegExp, DriverFailureKind][] = [
+  [/UNIQUE constraint failed/, 'unique'],
+  [/NOT NULL constraint failed/, 'notNull'],
+  [/CHECK constraint failed/, 'invalidValue'],
+];
+
 function classifySqlite(fields: DriverErrorFields): DriverFailure {
   const message = String(fields.message ?? '');
   // ON DELETE RESTRICT fails as SQLITE_CONSTRAINT_TRIGGER, with the same message as other foreign-key failures.
   const foreignKey = /FOREIGN KEY constraint failed/.test(message);
-  const kind = foreignKey ? 'foreignKey' : (SQLITE_KINDS[String(fields.code)] ?? 'unknown');
+  const byMessage = () => SQLITE_CONSTRAINT_MESSAGES.find(([pattern]) => pattern.test(message))?.[1] ?? 'unknown';
+  const kind = foreignKey
+    ? 'foreignKey'
+    : (SQLITE_KINDS[String(fields.code)] ?? (fields.code === 'SQLITE_CONSTRAINT' ? byMessage() : 'unknown'));
   const list = /constraint failed: (.+)$/.exec(message)?.[1];
   const columns = list && kind !== 'invalidValue' ? list.split(',').map((name) => lastSegment(name.trim())) : [];
   return { kind, columns };
