@@ -51,6 +51,14 @@ class Priced {
   @Column(() => Money) price!: Money;
 }
 
+/** Ordered at a price: filtered and sorted by the price's embedded columns, through the relation. */
+@Entity('column_options_order')
+class Order {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int', name: 'priced_id' }) pricedId!: number;
+  @ManyToOne(() => Priced) @JoinColumn({ name: 'priced_id' }) priced!: Priced;
+}
+
 /** A column the database computes from another (`asExpression`): read and compared, never written. */
 @Entity('column_options_sheet')
 class Sheet {
@@ -113,13 +121,17 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     t = await createTestApp({
       db,
       suite: 'e2e_column_options',
-      entities: [Item, ItemName, Shelf, Slot, Priced, Sheet],
+      entities: [Item, ItemName, Shelf, Slot, Priced, Sheet, Order],
       controllers: [
         svcController('items', Item, { batch: { create: true } }),
         svcController('priced', Priced, { search: {}, aggregate: { groupBy: ['price.currency'] } }),
         svcController('priced-pages', Priced, { pagination: { strategy: 'cursor' } }),
         svcController('priced-batch', Priced, { batch: { update: true } }),
         svcController('sheets', Sheet, { batch: { create: true } }),
+        svcController('orders', Order, {
+          filter: { fields: ['id', 'priced.price.currency'] },
+          sort: { fields: ['id', 'priced.price.amount'] },
+        }),
         svcController('shelves', Shelf, { batch: { create: true } }),
         svcController('slots', Slot, { include: { fields: ['shelf'] } }),
         svcController('item-names', ItemName, { operations: { findMany: true } }),
@@ -244,7 +256,8 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
 
   it('filters, sorts, searches and groups by the columns of an embedded class, by their paths', async () => {
     const priced = t.dataSource.getRepository(Priced);
-    await priced.clear();
+    const clear = (target: Function) => t.dataSource.createQueryBuilder().delete().from(target).execute();
+    await clear(Priced);
     await priced.save([
       { price: { amount: 3, currency: 'USD' } },
       { price: { amount: 7, currency: 'EUR' } },
@@ -272,10 +285,19 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
       { group: { 'price.currency': 'EUR' }, count: 2, sum: { 'price.amount': 9 } },
       { group: { 'price.currency': 'USD' }, count: 1, sum: { 'price.amount': 3 } },
     ]);
+    const [cheap, dear] = await priced.find({ where: { price: { currency: 'EUR' } }, order: { id: 'ASC' } });
+    const orders = t.dataSource.getRepository(Order);
+    await orders.save([{ pricedId: dear!.id }, { pricedId: cheap!.id }]);
+    const through = await request(t.server).get(
+      '/orders?filter[priced.price.currency][eq]=EUR&sort=-priced.price.amount',
+    );
+    expect(through.status).toBe(200);
+    expect(through.body.items.map((row: { pricedId: number }) => row.pricedId)).toEqual([cheap!.id, dear!.id]);
+    await clear(Order);
     const unknown = await request(t.server).get('/priced?filter[price.cents][eq]=1');
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].param).toBe('filter[price.cents]');
-    await priced.clear();
+    await clear(Priced);
   });
 
   it('reads a generated (asExpression) column as the database computes it, filters and sorts by it, and never writes it', async () => {

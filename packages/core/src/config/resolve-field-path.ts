@@ -62,13 +62,14 @@ export function resolveFieldPath(name: string, args: FieldPathArgs): ColumnMetad
         metadata.relations.map((r) => r.property),
       )}`,
     );
-  if (tail.includes('.'))
-    return fail(`'${name}' crosses more than one relation; a path may take one hop (relation.field).`);
   if (!args.related)
     return fail(`'${name}' is a relation path, and the repository adapter cannot describe related entities.`);
   const target = args.related(relation.target);
+  // The target's column, one of an embedded class by its path too (`owner.address.city`).
   const column = target.columns.find((candidate) => candidate.property === tail);
   if (column) return virtual(column, target.name);
+  if (tail.includes('.'))
+    return fail(`'${name}' crosses more than one relation; a path may take one hop (relation.field).`);
   return (
     column ??
     fail(
