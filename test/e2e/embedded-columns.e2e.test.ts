@@ -7,7 +7,7 @@
  */
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import request from 'supertest';
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { bootstrapFailure, svcController } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { postGraphql } from './support/graphql-http';
@@ -24,6 +24,25 @@ class Product {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar', length: 40 }) name!: string;
   @Column(() => Money) price!: Money;
+}
+
+class Place {
+  @Column({ type: 'varchar', length: 40 }) city!: string;
+  @Column({ type: 'varchar', length: 2 }) country!: string;
+}
+
+/** Served by no controller: a crate's include of it answers its columns as TypeORM reads them. */
+@Entity('embedded_surfaces_depot')
+class Depot {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column(() => Place) place!: Place;
+}
+
+@Entity('embedded_surfaces_crate')
+class Crate {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int', name: 'depot_id' }) depotId!: number;
+  @ManyToOne(() => Depot) @JoinColumn({ name: 'depot_id' }) depot!: Depot;
 }
 
 /** A column whose own name is what GraphQL would call the embedded one. */
@@ -43,9 +62,10 @@ describe.each(TEST_DATABASES)('Embedded columns on every surface on $name', (db)
     app = await startMcpApp({
       db,
       suite: 'e2e_embedded_surfaces',
-      entities: [Product],
+      entities: [Product, Depot, Crate],
       controllers: [
         svcController('products', Product, { aggregate: { groupBy: ['price.currency'] }, batch: { create: true } }),
+        svcController('crates', Crate, { include: { fields: ['depot'] } }),
       ],
       svc: { graphql: true },
     });
@@ -80,6 +100,20 @@ describe.each(TEST_DATABASES)('Embedded columns on every surface on $name', (db)
     await request(http)
       .delete(`/products/${(created.structuredContent as { id: number }).id}`)
       .expect(204);
+  });
+
+  it("projects an included target's embedded columns by their paths, where no entity serves the target", async () => {
+    const depot = await app.dataSource.getRepository(Depot).save({ place: { city: 'Lyon', country: 'FR' } });
+    await app.dataSource.getRepository(Crate).save({ depotId: depot.id });
+    const whole = await request(http).get('/crates?include=depot');
+    expect(whole.status).toBe(200);
+    expect(whole.body.items[0].depot).toEqual({ id: depot.id, 'place.city': 'Lyon', 'place.country': 'FR' });
+    const projected = await request(http).get('/crates?include=depot&select[depot]=place.city');
+    expect(projected.status).toBe(200);
+    expect(projected.body.items[0].depot).toEqual({ 'place.city': 'Lyon' });
+    const unknown = await request(http).get('/crates?include=depot&select[depot]=place.zip');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].param).toBe('select[depot]');
   });
 
   it('describes them by their paths in the OpenAPI document', async () => {

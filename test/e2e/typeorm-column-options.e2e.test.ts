@@ -129,6 +129,7 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
         svcController('priced-batch', Priced, { batch: { update: true } }),
         svcController('sheets', Sheet, { batch: { create: true } }),
         svcController('orders', Order, {
+          include: { fields: ['priced'] },
           filter: { fields: ['id', 'priced.price.currency'] },
           sort: { fields: ['id', 'priced.price.amount'] },
         }),
@@ -293,6 +294,13 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     );
     expect(through.status).toBe(200);
     expect(through.body.items.map((row: { pricedId: number }) => row.pricedId)).toEqual([cheap!.id, dear!.id]);
+    // Priced is served here, so the include projects by its select.fields (a target no entity serves: the
+    // embedded-columns suite's depots).
+    const included = await request(t.server).get(
+      `/orders?include=priced&select[priced]=price.currency&filter[priced.price.currency][eq]=EUR&sort=id`,
+    );
+    expect(included.status).toBe(200);
+    expect(included.body.items[0].priced).toEqual({ 'price.currency': 'EUR' });
     await clear(Order);
     const unknown = await request(t.server).get('/priced?filter[price.cents][eq]=1');
     expect(unknown.status).toBe(400);

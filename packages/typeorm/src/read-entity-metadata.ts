@@ -148,6 +148,7 @@ function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMe
     }),
   );
   const hidden = relation.inverseEntityMetadata.columns.filter((column) => column.isSelect === false);
+  const embedded = relation.inverseEntityMetadata.columns.filter((column) => column.embeddedMetadata !== undefined);
   return Object.freeze({
     property: relation.propertyPath,
     kind: relation.relationType,
@@ -157,5 +158,8 @@ function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMe
     nullable: relation.isNullable,
     joinColumns: Object.freeze(joinColumns),
     ...(hidden.length > 0 ? { hiddenTargetFields: Object.freeze(hidden.map((column) => column.propertyPath)) } : {}),
+    ...(embedded.length > 0
+      ? { embeddedTargetFields: Object.freeze(embedded.map((column) => column.propertyPath)) }
+      : {}),
   });
 }

@@ -103,8 +103,11 @@ function applySelects(
     const allowed = node.target?.select.fields;
     const names = value.split(',').map((name) => name.trim());
     const hidden = node.relation.hiddenTargetFields ?? [];
+    const embedded = node.relation.embeddedTargetFields ?? [];
     const bad = names.filter((name) =>
-      allowed ? !allowed.includes(name) : name.length === 0 || name.includes('.') || hidden.includes(name),
+      allowed
+        ? !allowed.includes(name)
+        : name.length === 0 || (name.includes('.') && !embedded.includes(name)) || hidden.includes(name),
     );
     if (bad.length > 0) {
       errors.add(

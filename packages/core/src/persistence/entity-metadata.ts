@@ -86,6 +86,11 @@ export interface RelationMetadata {
    * them out, as TypeORM loads a relation without them.
    */
   readonly hiddenTargetFields?: readonly string[];
+  /**
+   * The target's columns of embedded classes, by their paths (`address.city`): where no entity serves the target, a
+   * `select[<relation>]` may name them though they hold a dot.
+   */
+  readonly embeddedTargetFields?: readonly string[];
 }
 
 export interface EntityMetadata {
