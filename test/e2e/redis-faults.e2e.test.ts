@@ -188,10 +188,11 @@ describeWithRedis('Redis faults (SVC_TEST_REDIS_URL)', () => {
       open.push(resumed);
       await eventually(() => resumed.events.length >= 1, 'the reset');
       expect(resumed.events[0]!.type).toBe('reset');
-      // Still one report per outage, and the recovery said so.
+      // Still one report for this outage, and the recovery said so. Counted from the stop, as above: on a busy
+      // machine a command can time out at boot, an outage of its own, reported and recovered before this one.
       for (const made of [a, b]) {
-        expect(made.errors('cache')).toHaveLength(1);
-        expect(made.errors('realtime')).toHaveLength(1);
+        expect(reported(made, 'cache')).toHaveLength(1);
+        expect(reported(made, 'realtime')).toHaveLength(1);
         expect(made.stderr.some((line) => line.startsWith('redis-recover: realtime:'))).toBe(true);
       }
     }, 90_000);
