@@ -178,6 +178,7 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     await request(t.server).delete(`/items/${created.body.id}`).expect(204);
     const lost = await request(t.server).post('/set-items').set('x-origin', '1').send({ name: 'origin', sku: 'O-1' });
     expect(lost.status).toBe(500);
+    expect(lost.body.code).toBe('SVC_CONFIG_INVALID');
     expect(await t.dataSource.getRepository(Item).countBy({ name: 'origin' })).toBe(0);
     const virtual = await request(t.server).post('/set-shelves').send({ name: 'side' });
     expect(virtual.status).toBe(500);
@@ -378,7 +379,7 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
     expect((await t.dataSource.getRepository(Slot).findOneByOrFail({ id: created.body.id })).shelfId).toBe(first!.id);
   });
 
-  it('refuses at bootstrap what the schema cannot serve: a virtual column on a list, a keyless view read by id, a soft-delete marker with update: false', async () => {
+  it('refuses at bootstrap what the schema cannot serve: a virtual column on a list, a keyless view read by id, a soft-delete marker with update: false, an embedded identifier', async () => {
     for (const config of [
       { sort: { fields: ['id', 'nameLength'] } },
       { filter: { fields: ['nameLength'] } },
@@ -407,6 +408,13 @@ describe.each(TEST_DATABASES)('TypeORM column options on $name', (db) => {
       controllers: [svcController('archives', Archive, { delete: { field: 'removedAt', strategy: 'soft' } })],
     });
     expect(marker.message).toContain('does not update in place');
+    const identifier = await bootstrapFailure({
+      db,
+      suite: 'e2e_column_options_identifier',
+      entities: [Item],
+      controllers: [svcController('items', Item, { identifier: { field: 'address.city' } })],
+    });
+    expect(identifier.message).toContain("'address.city' is a column of an embedded class");
   });
 
   it('refuses at bootstrap a view entity whose writes would be served', async () => {

@@ -56,6 +56,7 @@ export type {
   DatabaseSpelling,
 } from './persistence/query-ast';
 export { parseQueryString } from './query/parse-query-string';
+export { relationOfPath } from './config/resolve-field-path';
 export type { QueryPairs } from './query/parse-query-string';
 export type { WriteOutcome } from './pipeline/write-outcome';
 export type { RealtimeTransport } from './realtime/realtime-event';

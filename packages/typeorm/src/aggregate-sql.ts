@@ -121,7 +121,7 @@ function groupedKey(
   params: SqlParameters,
 ): GroupedKey {
   const q = (name: string) => table.driver.escape(name);
-  const dot = table.column(key.field) ? -1 : key.field.indexOf('.');
+  const dot = table.relationOf(key.field) === undefined ? -1 : key.field.indexOf('.');
   if (dot < 0) {
     const column = table.requireColumn(key.field);
     return {

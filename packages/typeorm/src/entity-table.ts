@@ -1,7 +1,7 @@
 /** What the adapter precomputes per entity at construction: column maps, quoted identifiers, SQL fragments. */
 import type { OrmColumn, OrmEntity } from './orm-metadata';
 import type { Row } from '@svc/core';
-import type { EntityMetadata } from '@svc/core/spi';
+import { relationOfPath, type EntityMetadata } from '@svc/core/spi';
 import type { DataSource, Driver } from 'typeorm';
 import { type DatabaseDialect, dialectOf, likeEscapeClause } from './database-dialect';
 import { ownColumns, readEntityMetadata } from './read-entity-metadata';
@@ -61,10 +61,12 @@ export class EntityTable {
   readonly computed: boolean;
   /** Whether the entity has columns of an embedded class, which the builders take nested (`forBuilder`). */
   readonly embedded: boolean;
+  /** The columns an INSERT may write: those TypeORM inserts, but a generated one (`asExpression`), which the database computes. */
+  readonly insertable: readonly OrmColumn[];
   /**
    * The columns TypeORM's insert builder must list, where its own choice fails: on SQLite it lists a generated column
-   * (`asExpression`) and writes NULL to it, which SQLite refuses ("cannot INSERT into generated column"). Undefined
-   * where the builder's choice stands.
+   * and writes NULL to it, which SQLite refuses ("cannot INSERT into generated column"). Undefined where the
+   * builder's choice stands.
    */
   readonly builderInsertColumns?: readonly string[];
   private readonly selectLists = new Map<string, string>();
@@ -112,11 +114,9 @@ export class EntityTable {
       this.metadata.deleteMarker === undefined ? undefined : this.requireColumn(this.metadata.deleteMarker);
     this.computed = this.columns.some((column) => column.orm.isVirtualProperty);
     this.embedded = this.columns.some((column) => column.orm.embeddedMetadata !== undefined);
-    if (this.dialect === 'sqlite' && this.orm.columns.some((column) => column.asExpression !== undefined)) {
-      this.builderInsertColumns = this.orm.columns
-        .filter((column) => column.isInsert && column.asExpression === undefined)
-        .map((column) => column.propertyPath);
-    }
+    this.insertable = this.orm.columns.filter((column) => column.isInsert && column.asExpression === undefined);
+    if (this.dialect === 'sqlite' && this.orm.columns.some((column) => column.asExpression !== undefined))
+      this.builderInsertColumns = this.insertable.map((column) => column.propertyPath);
     this.likeEscape = likeEscapeClause(this.dialect);
     this.relations = new Map(this.metadata.relations.map((relation) => [relation.property, toRelationWrite(relation)]));
     this.quotedPath = quotePath(this.driver, this.orm.tablePath);
@@ -170,6 +170,11 @@ export class EntityTable {
 
   column(property: string): TableColumn | undefined {
     return this.byProperty.get(property);
+  }
+
+  /** The relation a filter, sort or group path crosses; undefined for an own column (an embedded one's path too). */
+  relationOf(field: string): string | undefined {
+    return relationOfPath(field, this.byProperty);
   }
 
   relation(property: string): RelationWrite | undefined {

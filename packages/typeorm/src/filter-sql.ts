@@ -67,9 +67,7 @@ export function rowsOfSql(table: EntityTable, view: RowView, params: SqlParamete
 }
 
 export function conditionToSql(condition: FilterCondition, table: EntityTable, params: SqlParameters): string {
-  // A path names a relation's column, unless it is the path of an embedded column of the table itself.
-  if (condition.field.includes('.') && !table.column(condition.field))
-    return relationConditionToSql(condition, table, params);
+  if (table.relationOf(condition.field) !== undefined) return relationConditionToSql(condition, table, params);
   const column = table.requireColumn(condition.field);
   const col = column.quoted;
   const { value } = condition;

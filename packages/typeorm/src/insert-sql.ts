@@ -37,8 +37,7 @@ export class RowInsert {
     if (builderOnly || orm.discriminatorColumn || orm.treeType) return undefined;
     // The builder's columns: every insertable one, but a database-counted key on PostgreSQL (where a value given for
     // it is dropped); on SQLite and MySQL it is listed, so a given value is stored.
-    const columns = orm.columns
-      .filter((column) => column.isInsert && column.asExpression === undefined)
+    const columns = table.insertable
       .filter((column) => dialect !== 'postgres' || !(column.isGenerated && column.generationStrategy === 'increment'))
       .map((column) => ({ orm: column, quoted: driver.escape(column.databaseName) }));
     return new RowInsert(table, columns);

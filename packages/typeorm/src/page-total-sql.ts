@@ -25,7 +25,6 @@ function scansEveryMatch(table: EntityTable, sort: readonly SortKey[]): boolean 
   if (table.dialect === 'sqlite') return false;
   const [first] = sort;
   if (first === undefined) return false;
-  // A relation path is another table's column; the path of an embedded column is this table's own.
-  if (first.field.includes('.') && !table.column(first.field)) return true;
-  return !table.leadsAnIndex(first.field);
+  // A relation path is another table's column.
+  return table.relationOf(first.field) !== undefined || !table.leadsAnIndex(first.field);
 }

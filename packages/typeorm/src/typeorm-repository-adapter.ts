@@ -130,7 +130,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     for (const sort of args.sort) {
       // The scopes of relation-path sort keys bind their values next to the filter's.
       const terms =
-        sort.field.includes('.') && !this.table.column(sort.field)
+        this.table.relationOf(sort.field) !== undefined
           ? relationOrderTerms(this.table, TABLE_ALIAS, sort, params)
           : orderTerms(this.table, this.table.requireColumn(sort.field), sort.direction);
       for (const term of terms)

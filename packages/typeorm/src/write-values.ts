@@ -58,17 +58,17 @@ export function forBuilder(values: Row, table: EntityTable): Row {
   if (!table.embedded) return values;
   const out: Row = {};
   for (const [property, value] of Object.entries(values)) {
-    const embedded = table.column(property)?.orm.embeddedMetadata;
-    if (!embedded) {
+    const orm = table.column(property)?.orm;
+    if (!orm?.embeddedMetadata) {
       out[property] = value;
       continue;
     }
     let level = out;
-    for (const name of embedded.parentPropertyNames) {
+    for (const name of orm.embeddedMetadata.parentPropertyNames) {
       const inner = level[name];
       level = (level[name] = inner !== null && typeof inner === 'object' ? inner : {}) as Row;
     }
-    level[table.column(property)!.orm.propertyName] = value;
+    level[orm.propertyName] = value;
   }
   return out;
 }

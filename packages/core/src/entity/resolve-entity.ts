@@ -275,11 +275,15 @@ function refuseBypassedJsonPatch(
 function resultCacheOf(scope: EntityScope, operations: ReadonlyMap<string, ResolvedOperation>): ResultCache {
   const { name, args } = scope;
   const resultCache = args.resultCache ?? new ResultCache(new MemoryCacheStore());
-  // A read's cached entries embed or are selected by the rows of the relations it reads through.
-  for (const { readsThrough = [] } of operations.values())
-    for (const relation of readsThrough) resultCache.addDependency(name, relation.targetName);
-  // Its computed values (a view's rows, a virtual column) change with the rows they are computed from.
   const { metadata, entitySettings: settings, related, reads } = scope;
+  // A read's cached entries embed or are selected by the rows of the relations it reads through, and so by the rows
+  // a target's view is computed from.
+  for (const { readsThrough = [] } of operations.values())
+    for (const relation of readsThrough) {
+      resultCache.addDependency(name, relation.targetName);
+      for (const source of related?.(relation.target).readsFrom ?? []) resultCache.addDependency(name, source);
+    }
+  // Its own computed values (a view's rows, a virtual column) change with the rows they are computed from.
   const included = [...reads.include.relations.values()].map(({ relation }) => relation);
   const served = reads.select.fieldSet;
   for (const source of computedValueSources({
@@ -526,7 +530,6 @@ function resolveSoftDelete(entity: string, settings: ResolvedSettings, metadata:
   if (settings.delete === false) return false;
   const { field, strategy } = settings.delete;
   const hasMarker = metadata.deleteMarker === field;
-
   if (strategy === 'soft' && !hasMarker) {
     const columns = metadata.columns.map((column) => column.property);
     throw new ConfigurationException({

@@ -61,8 +61,7 @@ export function refuseUnpartitionedCache(
   if (args.cacheKeyed) return;
   const { config } = args;
   const perCaller = config.filter?.apply ?? config.select?.apply ?? config.sort?.apply ?? config.include?.apply;
-  for (const operation of operations.values()) {
-    if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
+  for (const operation of cachedReads(operations)) {
     const id = operation.id;
     if (perCaller || operation.policy) {
       throw new ConfigurationException({
@@ -75,10 +74,16 @@ export function refuseUnpartitionedCache(
   }
 }
 
+/** The standard reads with a result-cache ttl in force. */
+function* cachedReads(operations: ReadonlyMap<string, ResolvedOperation>): Generator<ResolvedOperation> {
+  for (const operation of operations.values())
+    if (operation.facts?.kind === 'read' && ttlOf(operation.settings) !== false) yield operation;
+}
+
 /**
- * The entities whose writes change what a read of `entity` answers beyond its own table: its view's `dependsOn`, its
- * `cache.dependsOn` (a view named there with its own sources), and the view sources of the targets its reads go
- * through. Where a cached read serves computed values (the entity's own view or served virtual columns, or those of
+ * The entities whose writes change what a read of `entity` answers beyond its own table: its view's `dependsOn` and
+ * its `cache.dependsOn` (a view named there with its own sources); the caller adds the view sources of the targets
+ * its reads go through, as it adds the targets. Where a cached read serves computed values (the entity's own view or served virtual columns, or those of
  * a target it includes) whose sources no view `dependsOn` and no `cache.dependsOn` names, it would answer them stale
  * until its ttl ran out, so it is refused at bootstrap, naming the fix.
  */
@@ -101,9 +106,6 @@ export function computedValueSources(args: {
     sources.add(named.name);
     for (const source of named.readsFrom ?? []) sources.add(source);
   }
-  for (const { readsThrough = [] } of operations.values())
-    for (const relation of readsThrough)
-      for (const source of related?.(relation.target).readsFrom ?? []) sources.add(source);
   sources.delete(entity);
   if (declared !== undefined) return [...sources];
   const unnamed = unnamedComputedValues(metadata, args.served, entity);
@@ -113,8 +115,7 @@ export function computedValueSources(args: {
     .find((found) => found !== undefined);
   const computed = unnamed ?? included;
   if (computed === undefined) return [...sources];
-  for (const operation of operations.values()) {
-    if (operation.facts?.kind !== 'read' || ttlOf(operation.settings) === false) continue;
+  for (const operation of cachedReads(operations)) {
     throw new ConfigurationException({
       entity,
       path: `cache.ttl (in force for ${operation.id})`,

@@ -168,9 +168,10 @@ function resolveLimits(entity: string, limits: FilterConfig['limits']): FilterLi
 
 export function buildSortAllowlist({ entity, metadata, sort, select, related }: BuildArgs): SortAllowlist {
   const columns = metadata.columns.map((column) => column.property);
+  const own = new Set(columns);
   const readable = defaultColumns(metadata, select).map((column) => column.property);
   const check = (name: string, path: string) => {
-    if (relationOfPath(name, new Set(columns)) !== undefined && path === 'sort.fields')
+    if (relationOfPath(name, own) !== undefined && path === 'sort.fields')
       return checkSortPath(name, { entity, metadata, path, related });
     if (!columns.includes(name))
       throw new ConfigurationException({

@@ -3,6 +3,7 @@ import type { ApplyArgs, FieldList, SelectConfigInput } from '../config/entity-c
 
 export type { SelectConfigInput };
 import { resolveFieldList } from '../config/resolve-field-list';
+import { relationOfPath } from '../config/resolve-field-path';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
 import type { QueryErrors } from '../errors/query-errors';
@@ -22,8 +23,9 @@ export function buildSelectConfig(
   input: SelectConfigInput | undefined,
 ): SelectConfig {
   const columns = metadata.columns.map((column) => column.property);
+  const own = new Set(columns);
   for (const name of listed(input?.fields)) {
-    if (name.includes('.') && !columns.includes(name)) {
+    if (relationOfPath(name, own) !== undefined) {
       throw new ConfigurationException({
         entity,
         path: 'select.fields',
