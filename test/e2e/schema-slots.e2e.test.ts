@@ -11,6 +11,12 @@ class CreateBookInput {
   @IsOptional() @IsInt() @Min(1) @Max(5000) pages?: number;
 }
 
+/** Messages of the app's own, closed with punctuation or not. */
+class WordedBookInput {
+  @IsString({ message: 'Give the title as text.' }) @MaxLength(20, { message: 'Keep the title short!' }) title!: string;
+  @IsOptional() @IsInt({ message: 'pages must be a whole number' }) pages?: number;
+}
+
 /** The query parameters the gated list takes. */
 class BookQuery {
   @IsOptional() @IsNumberString() limit?: string;
@@ -93,6 +99,7 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
           operations: { findMany: true, findOne: { schema: { query: noSelect } } },
         }),
         svcController('asserted', Book, { schema: { output: { item: servedTitle, list: servedTitle } } }),
+        svcController('worded', Book, { schema: { input: { create: WordedBookInput } } }),
         svcController('overridden', Book, {
           schema: { input: { create: ['title'] } },
           operations: { createOne: { schema: { input: CreateBookInput } }, findOne: true },
@@ -135,6 +142,22 @@ describe.each(TEST_DATABASES)('schema slots on $name', (db) => {
         id: created.body.id,
         title: 'Viewed',
       });
+    });
+
+    it("ends each errors[] detail with one closing mark: class-validator's own get a period, the app's keep theirs", async () => {
+      const details = async (path: string, body: object) => {
+        const response = await send('post', path, body).expect(400);
+        return (response.body.errors as { detail: string }[]).map((error) => error.detail).sort();
+      };
+      expect(await details('/classy', { title: 7 })).toEqual([
+        'title must be a string.',
+        'title must be shorter than or equal to 20 characters.',
+      ]);
+      expect(await details('/worded', { title: 7, pages: 1.5 })).toEqual([
+        'Give the title as text.',
+        'Keep the title short!',
+        'pages must be a whole number.',
+      ]);
     });
 
     it('lets an operation part override the entity root slot', async () => {

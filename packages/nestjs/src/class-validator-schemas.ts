@@ -77,6 +77,19 @@ function closed(schema: Record<string, unknown>): Record<string, unknown> {
 
 function toItems(error: ValidationError, prefix: string): SvcErrorItem[] {
   const field = prefix ? `${prefix}.${error.property}` : error.property;
-  const own = Object.entries(error.constraints ?? {}).map(([code, detail]) => ({ field, code, detail: `${detail}.` }));
+  const own = Object.entries(error.constraints ?? {}).map(([code, detail]) => ({
+    field,
+    code,
+    detail: sentence(detail),
+  }));
   return [...own, ...(error.children ?? []).flatMap((child) => toItems(child, field))];
+}
+
+/**
+ * A constraint's message as a sentence: class-validator's own messages end bare (`title must be a string`) and get a
+ * period; an app's `{ message }` that already closes with `.`, `!`, `?` or `…` is kept as written.
+ */
+function sentence(message: string): string {
+  const text = message.trimEnd();
+  return /[.!?\u2026]$/.test(text) ? text : `${text}.`;
 }
