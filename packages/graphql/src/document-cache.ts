@@ -20,8 +20,14 @@ export class DocumentCache {
   private readonly documents = new Map<string, DocumentNode>();
   private readonly valid = new WeakSet<DocumentNode>();
 
-  /** @param capacity how many documents are kept */
-  constructor(private readonly capacity: number) {}
+  /**
+   * @param capacity how many documents are kept
+   * @param parseText how a text not kept is parsed (graphql's `parse`, or the handler's bounded parse)
+   */
+  constructor(
+    private readonly capacity: number,
+    private readonly parseText: typeof parse = parse,
+  ) {}
 
   /** Like graphql's `parse`, answering a text seen before with the same document. */
   readonly parse = (source: string | Source, options?: Parameters<typeof parse>[1]): DocumentNode => {
@@ -32,7 +38,7 @@ export class DocumentCache {
       this.documents.set(text, cached);
       return cached;
     }
-    const document = parse(source, options);
+    const document = this.parseText(source, options);
     if (text.length <= MAX_CACHED_LENGTH) {
       this.documents.set(text, document);
       if (this.documents.size > this.capacity) this.documents.delete(this.documents.keys().next().value!);

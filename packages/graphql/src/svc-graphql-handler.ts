@@ -9,6 +9,12 @@ import { ConfigurationException, QueryInvalidException, type SvcContext } from '
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@svc/core/spi';
 import { toGraphqlError } from './graphql-errors';
 import { DocumentCache } from './document-cache';
+import {
+  DEFAULT_MAX_DOCUMENT_DEPTH,
+  MAX_CONFIGURABLE_DOCUMENT_DEPTH,
+  nestsTooDeep,
+  selectionDepth,
+} from './document-depth';
 import { DEFAULT_MAX_ROOT_FIELDS, maxRootFieldsRule } from './root-field-limit';
 import { DEFAULT_MAX_ALIASES, DEFAULT_MAX_FIELDS, maxAliasesRule, maxFieldsRule } from './operation-field-limit';
 import { maxCostRule } from './operation-cost';
@@ -42,6 +48,12 @@ export interface SvcGraphqlHandlerOptions<Raw> {
   readonly maxCost?: number;
   /** The rows a to-many relation is estimated to hold in `maxCost`. @default 10 */
   readonly listSize?: number;
+  /**
+   * How deep a document may nest: its braces, brackets and parentheses, and its selections with fragment spreads
+   * followed (each spread a level). Counted before anything recursive reads the document; deeper values belong in
+   * variables, which may nest as deep as a body. At most 1000. @default 100
+   */
+  readonly maxDepth?: number;
   /** How many distinct operations are kept parsed and validated (0 turns the cache off). @default 500 */
   readonly documentCacheSize?: number;
 }
@@ -59,21 +71,13 @@ export function createSvcGraphqlHandler<Raw = unknown>(options: SvcGraphqlHandle
   requireLimits(options);
   const contextOf = options.context ?? ((request: GraphqlHttpRequest<Raw, unknown>) => ({ request: request.raw }));
   const cacheSize = options.documentCacheSize ?? 500;
-  const cache = cacheSize > 0 ? new DocumentCache(cacheSize) : undefined;
-  const parseDocument = cache?.parse ?? parse;
+  const boundedParse = parseWithin(options.maxDepth ?? DEFAULT_MAX_DOCUMENT_DEPTH);
+  const cache = cacheSize > 0 ? new DocumentCache(cacheSize, boundedParse) : undefined;
   return createHandler<Raw, unknown, Record<PropertyKey, unknown>>({
     schema: options.schema,
-    // graphql-js reads a document and coerces variables recursively: what nests past any depth Svc takes is refused
-    // with a request error naming it, not a stack overflow's message.
-    parse: (source, parseOptions) => {
-      try {
-        return parseDocument(source, parseOptions);
-      } catch (error) {
-        if (error instanceof RangeError)
-          throw tooDeep('query', 'The document nests too deeply to be read. Flatten it.');
-        throw error;
-      }
-    },
+    // graphql-js reads a document and coerces variables recursively: what nests past the bounds is refused by a count
+    // made first, with a request error naming it (document-depth.ts).
+    parse: cache?.parse ?? boundedParse,
     onSubscribe: (_request, params) =>
       nestsDeeperThan(params.variables, MAX_VARIABLES_DEPTH)
         ? [tooDeep('variables', `The variables nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`)]
@@ -101,6 +105,7 @@ const LIMITS = {
   maxCost: 1,
   listSize: 1,
   documentCacheSize: 0,
+  maxDepth: 1,
 } as const satisfies Partial<Record<keyof SvcGraphqlHandlerOptions<unknown>, number>>;
 
 /** A bound that is not a whole number in range would weaken or break every request: refused when the app starts. */
@@ -108,10 +113,12 @@ function requireLimits(options: Partial<Record<keyof typeof LIMITS, unknown>>): 
   for (const [name, least] of Object.entries(LIMITS)) {
     const value = options[name as keyof typeof LIMITS];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least) {
+    const most = name === 'maxDepth' ? MAX_CONFIGURABLE_DOCUMENT_DEPTH : Number.MAX_SAFE_INTEGER;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least || value > most) {
+      const range = most === Number.MAX_SAFE_INTEGER ? `of at least ${least}` : `from ${least} to ${most}`;
       throw new ConfigurationException({
         path: `graphql.${name}`,
-        message: `must be a whole number of at least ${least}, not ${JSON.stringify(value)}.`,
+        message: `must be a whole number ${range}, not ${JSON.stringify(value)}.`,
       });
     }
   }
@@ -119,6 +126,22 @@ function requireLimits(options: Partial<Record<keyof typeof LIMITS, unknown>>): 
 
 /** The variables object is level 1; each variable may nest as deep as the engine's highest input limit. */
 const MAX_VARIABLES_DEPTH = MAX_INPUT_DEPTH + 1;
+
+/** graphql's `parse`, refusing first a text, then a document, that nests deeper than `maxDepth`. */
+function parseWithin(maxDepth: number): typeof parse {
+  const refusal = () =>
+    tooDeep(
+      'query',
+      `The document nests more than ${maxDepth} levels deep (braces, brackets and parentheses, or selections with ` +
+        'their fragment spreads followed); the limit is maxDepth. Flatten it, or pass deep values as variables.',
+    );
+  return (source, parseOptions) => {
+    if (nestsTooDeep(source, maxDepth)) throw refusal();
+    const document = parse(source, parseOptions);
+    if (selectionDepth(document, maxDepth) > maxDepth) throw refusal();
+    return document;
+  };
+}
 
 function tooDeep(param: string, detail: string): GraphQLError {
   return toGraphqlError(new QueryInvalidException([{ param, code: 'too_deep', detail }]));

@@ -35,6 +35,11 @@ export interface SvcGraphqlSwitch {
   readonly maxCost?: number;
   /** Rows a to-many relation is estimated to hold in `maxCost`. @default 10 */
   readonly listSize?: number;
+  /**
+   * Levels a document may nest (braces, brackets and parentheses, and selections with fragment spreads followed),
+   * counted before it is parsed; variables may nest as deep as a body. At most 1000. @default 100
+   */
+  readonly maxDepth?: number;
 }
 
 /** `mcp: { ... }`: where the agent tools are served and what they leave out. */

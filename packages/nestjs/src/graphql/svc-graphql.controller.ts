@@ -70,6 +70,7 @@ export function svcGraphqlController(settings: SvcGraphqlSettings): Type {
         maxAliases: settings.maxAliases,
         maxCost: settings.maxCost,
         listSize: settings.listSize,
+        maxDepth: settings.maxDepth,
       });
     }
 
