@@ -41,8 +41,9 @@ class BatchBook {
 
 const tenantOf = (context: Parameters<PolicyFunction>[0]['context']) => callerOf(context)?.tenant ?? 'nobody';
 
-/** Titles the policy refuses to write, and rows it refuses to change (locked). */
-const policy: PolicyFunction = ({ body, entity }) => {
+/** Readers are refused every operation; others are refused titles it forbids and rows it locks (locked). */
+const policy: PolicyFunction = ({ body, entity, context }) => {
+  if (callerOf(context)?.role === 'reader') return false;
   if (entity?.['locked'] === true) return false;
   return (body as { title?: unknown } | undefined)?.title !== 'forbidden';
 };
@@ -378,6 +379,43 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
     });
   });
 
+  describe('by a caller the policy refuses outright', () => {
+    const asReader = (req: request.Test) => req.set('x-user', 'user:a:reader');
+    const WHETHER = [
+      ['matches rows', 5],
+      ['matches none', 99],
+    ] as const;
+
+    it.each(WHETHER)('refuses updateMany with 403 whether the filter %s, and nothing changes', async (_, pages) => {
+      await seed([{ title: 'mine', pages: 5 }]);
+      const res = await asReader(request(http).patch(`/books?filter[pages][eq]=${pages}`)).send({ pages: 6 });
+      expectProblem(res, 403, 'SVC_FORBIDDEN');
+      expect((await books()).map((row) => row.pages)).toEqual([5]);
+    });
+
+    it.each(WHETHER)('refuses deleteMany with 403 whether the filter %s, and nothing changes', async (_, pages) => {
+      await seed([{ title: 'mine', pages: 5 }]);
+      expectProblem(await asReader(request(http).delete(`/books?filter[pages][eq]=${pages}`)), 403, 'SVC_FORBIDDEN');
+      expect((await books()).map((row) => row.deletedAt)).toEqual([null]);
+    });
+
+    it.each(WHETHER)('refuses a patch the policy refuses by its body whether the filter %s', async (_, pages) => {
+      await seed([{ title: 'mine', pages: 5 }]);
+      const res = await as('a', request(http).patch(`/books?filter[pages][eq]=${pages}`)).send({ title: 'forbidden' });
+      expectProblem(res, 403, 'SVC_FORBIDDEN');
+      expect((await books()).map((row) => row.title)).toEqual(['mine']);
+    });
+
+    it("refuses deleteOne's own policy on deleteMany whether or not the filter matches", async () => {
+      await seed([{ title: 'keep', pages: 1 }]);
+      for (const pages of [1, 99]) {
+        const refused = await as('a', request(http).delete(`/guarded-books?filter[pages][eq]=${pages}`));
+        expectProblem(refused, 403, 'SVC_FORBIDDEN');
+      }
+      expect((await books())[0]?.deletedAt).toBeNull();
+    });
+  });
+
   describe('realtime events', () => {
     const open: EventSource[] = [];
 
@@ -585,6 +623,20 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
       ]);
     });
 
+    it('refuses updateBooks and deleteBooks to a caller the policy refuses, whether or not the filter matches', async () => {
+      await seed([{ title: 'mine', pages: 5 }]);
+      const asReader = (query: string) => request(http).post('/graphql').set('x-user', 'user:a:reader').send({ query });
+      for (const pages of [5, 99]) {
+        const updated = await asReader(
+          `mutation { updateBatchBooks(filter: { pages: { eq: ${pages} } }, input: { pages: 6 }) { total } }`,
+        );
+        expect(updated.body.errors?.[0]?.extensions?.code).toBe('SVC_FORBIDDEN');
+        const deleted = await asReader(`mutation { deleteBatchBooks(filter: { pages: { eq: ${pages} } }) { total } }`);
+        expect(deleted.body.errors?.[0]?.extensions?.code).toBe('SVC_FORBIDDEN');
+      }
+      expect((await books()).map((row) => [row.pages, row.deletedAt])).toEqual([[5, null]]);
+    });
+
     it('answers a refused item as an error carrying the problem, with nothing written', async () => {
       const res = await gql(
         'a',
@@ -633,6 +685,25 @@ describe.each(TEST_DATABASES)('Batch writes on $name', (db) => {
         ['b', 'theirs', true],
         ['a', 'm2', false],
       ]);
+    });
+
+    it('refuses the batch tools to a caller the policy refuses, whether or not the filter matches', async () => {
+      await seed([{ title: 'mine', pages: 5 }]);
+      const reader = await connectMcp('v2 client, 2026-07-28', { url: t.url, headers: { 'x-user': 'user:a:reader' } });
+      try {
+        for (const pages of [5, 99]) {
+          const filter = { pages: { eq: pages } };
+          const updated = await reader.callTool('batch_book_update_many', { filter, data: { pages: 6 } });
+          expect(updated.isError).toBe(true);
+          expect(updated.structuredContent).toMatchObject({ code: 'SVC_FORBIDDEN', status: 403 });
+          const deleted = await reader.callTool('batch_book_delete_many', { filter });
+          expect(deleted.isError).toBe(true);
+          expect(deleted.structuredContent).toMatchObject({ code: 'SVC_FORBIDDEN', status: 403 });
+        }
+      } finally {
+        await reader.close();
+      }
+      expect((await books()).map((row) => [row.pages, row.deletedAt])).toEqual([[5, null]]);
     });
 
     it('refuses a batch over maxItems with SVC_BATCH_TOO_LARGE as a tool error', async () => {

@@ -1,6 +1,7 @@
 /**
  * The stages every batch write shares, and those of `updateMany` and `deleteMany`: the required filter, the matched
- * rows read and locked in scope (each passed by the policy), the set-based write, one outcome per row, the answer.
+ * rows read and locked in scope (each passed by the policy, which the definitions ask first without a row), the
+ * set-based write, one outcome per row, the answer.
  */
 import { BatchTooLargeException } from '../errors/svc-exception';
 import { andFilters } from '../persistence/query-ast';

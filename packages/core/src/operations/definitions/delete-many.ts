@@ -1,6 +1,8 @@
 /**
  * deleteMany: `DELETE /?filter=...`, every live row the required filter matches inside the caller's scope (at most
- * `batch.maxAffected`), soft or hard as deleteOne, each row locked and passed by the policy, in one transaction.
+ * `batch.maxAffected`), soft or hard as deleteOne, each row locked and passed by the policy, in one transaction. The
+ * policy is first asked once with no row, as findMany is, before anything is matched: a caller it refuses gets the
+ * same 403 whether or not any row matches, so the answer never tells it which rows exist.
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
@@ -12,6 +14,7 @@ import {
   matchRowsStage,
 } from '../batch-writes';
 import { defineOperation, notReplaceable } from '../operation-definition';
+import { policyIfAny } from './flow-parts';
 
 export const deleteMany = defineOperation({
   id: 'deleteMany',
@@ -35,8 +38,9 @@ export const deleteMany = defineOperation({
       `Delete every ${one} row the filter matches (a filter is required)${softDelete ? ' (a soft delete: restore brings each back)' : ', permanently'}. All or nothing; returns their keys.`,
   },
   hints: { readOnly: false, destructive: true, idempotent: true },
-  stages: () => [
+  stages: (_entity, op) => [
     refuseIfMatchStage,
+    ...policyIfAny(op, 'nothing'),
     batchFilterStage,
     transaction(matchRowsStage, deleteRowsStage),
     batchOutcomeStage,

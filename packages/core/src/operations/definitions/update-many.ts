@@ -1,10 +1,13 @@
 /**
  * updateMany: `PATCH /?filter=...`, one patch body set on every live row the required filter matches inside the
- * caller's scope (at most `batch.maxAffected`), each row locked and passed by the policy, in one transaction.
+ * caller's scope (at most `batch.maxAffected`), each row locked and passed by the policy, in one transaction. The
+ * policy is first asked once with the patch and no row, before anything is matched: a caller it refuses gets the
+ * same 403 whether or not any row matches, so the answer never tells it which rows exist.
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
 import { patchInputStage } from '../write-operations';
+import { patchFieldsInConflict, withConflictsNamed } from '../batch-conflicts';
 import {
   batchFilterStage,
   batchOutcomeStage,
@@ -13,6 +16,7 @@ import {
   updateRowsStage,
 } from '../batch-writes';
 import { defineOperation, notReplaceable } from '../operation-definition';
+import { policyIfAny } from './flow-parts';
 
 export const updateMany = defineOperation({
   id: 'updateMany',
@@ -35,11 +39,12 @@ export const updateMany = defineOperation({
       `Change some fields of every ${one} row the filter matches (a filter is required); fields left out of data keep their values. All or nothing; returns the rows after.`,
   },
   hints: { readOnly: false, destructive: true, idempotent: false },
-  stages: () => [
+  stages: (_entity, op) => [
     refuseIfMatchStage,
     patchInputStage,
+    ...policyIfAny(op, 'body'),
     batchFilterStage,
-    transaction(matchRowsStage, updateRowsStage),
+    withConflictsNamed(transaction(matchRowsStage, updateRowsStage), patchFieldsInConflict),
     batchOutcomeStage,
     batchOutputStage(200),
   ],
