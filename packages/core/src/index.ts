@@ -91,7 +91,7 @@ export {
   DatabaseUnavailableException,
   InternalException,
 } from './errors/svc-exception';
-export type { SvcErrorItem, SvcExceptionOptions } from './errors/svc-exception';
+export type { ConflictOptions, SvcErrorItem, SvcExceptionOptions } from './errors/svc-exception';
 export { ConfigurationException } from './errors/configuration-exception';
 export type { ConfigurationProblem } from './errors/configuration-exception';
 export { toProblemDetails, PROBLEM_CONTENT_TYPE } from './errors/problem-details';

@@ -105,10 +105,24 @@ export class OperationDisabledException extends SvcException {
   }
 }
 
+export interface ConflictOptions {
+  /**
+   * Set on a unique violation only: the fields of the unique set the database named, in its order (empty when it
+   * named none). It is not served; a batch reads it to find the items that caused the violation.
+   */
+  readonly unique?: readonly string[];
+  /** The items the conflict names: a batch's, each field prefixed by its index (`[3].isbn`). */
+  readonly errors?: readonly SvcErrorItem[];
+}
+
 /** 409 SVC_CONFLICT: a unique or foreign-key constraint refused the write. */
 export class ConflictException extends SvcException {
-  constructor(detail: string, cause?: unknown) {
-    super('SVC_CONFLICT', { detail, cause });
+  /** The fields of the violated unique set (`ConflictOptions.unique`); undefined for any other conflict. */
+  readonly unique?: readonly string[];
+
+  constructor(detail: string, cause?: unknown, options: ConflictOptions = {}) {
+    super('SVC_CONFLICT', { detail, cause, ...(options.errors ? { errors: options.errors } : {}) });
+    this.unique = options.unique;
   }
 }
 
