@@ -1207,6 +1207,8 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
       await expect(attempt).rejects.toMatchObject({ code: 'SVC_CONFLICT', status: 409 });
       await expect(attempt).rejects.toMatchObject({ detail: expect.stringContaining('isbn') });
       await expect(attempt).rejects.toMatchObject({ cause: expect.anything() });
+      // The violated set, by property, is what a batch traces back to its items.
+      await expect(attempt).rejects.toMatchObject({ unique: ['isbn'] });
     });
 
     it('maps a duplicate composite key to SVC_CONFLICT', async () => {
@@ -1214,6 +1216,7 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
       await write((session) => editions.insert(key, { session }));
       await expect(write((session) => editions.insert(key, { session }))).rejects.toMatchObject({
         code: 'SVC_CONFLICT',
+        unique: ['bookId', 'code'],
       });
     });
 

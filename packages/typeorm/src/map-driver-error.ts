@@ -35,8 +35,10 @@ export function mapDriverError(error: unknown, table: EntityTable, statement: St
   if (error instanceof SvcException) return error;
   const failure = classifyDriverError(error, table.dialect);
   switch (failure.kind) {
-    case 'unique':
-      return new ConflictException(uniqueDetail(failure, table), error);
+    case 'unique': {
+      const fields = fieldsOf(failure, table);
+      return new ConflictException(uniqueDetail(fields, table), error, { unique: fields });
+    }
     case 'foreignKey':
       return statement === 'delete'
         ? new ConflictException(referencedDetail(failure, table), error)
@@ -63,8 +65,7 @@ function validationFailure(failure: DriverFailure, table: EntityTable, cause: un
   return Object.assign(new ValidationFailedException([{ field, code: rule.code, detail }]), { cause });
 }
 
-function uniqueDetail(failure: DriverFailure, table: EntityTable): string {
-  const fields = fieldsOf(failure, table);
+function uniqueDetail(fields: readonly string[], table: EntityTable): string {
   if (fields.length === 0) {
     return `Another ${table.name} already has one of these unique values. Change the value, or update that ${table.name} instead.`;
   }
