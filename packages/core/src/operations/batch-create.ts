@@ -4,25 +4,25 @@
  */
 import type { ResolvedBatch } from '../config/batch-config';
 import { BatchTooLargeException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
-import type { ColumnKind, EntityKey } from '../persistence/entity-metadata';
+import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import { readBody } from '../schema/validate-body';
 import type { OperationCall } from '../pipeline/operation-call';
 import { liveView, scopeFilter } from '../pipeline/load-row';
-import { stage, type BatchRowWrite } from '../pipeline/stage';
+import { stage, type BatchRowWrite, type PlannedRowWrite } from '../pipeline/stage';
 import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { bodyWithSet, forcedValuesFor } from './write-operations';
 import {
-  allOf,
-  anyOf,
   atItem,
   batchOf,
   chunked,
+  comparable,
   ItemProblems,
   keyOrder,
+  matchingTarget,
   READ_CHUNK,
   refusedAt,
   rereadAll,
@@ -75,6 +75,9 @@ export const createRowsStage = stage(
     }
     const upsert = batchOf(call).upsert;
     const existing = upsert ? await matchConflicts(call, items, upsert, session) : items.map(() => null);
+    const keys: EntityKey[] = existing.map((row) => (row ? primaryKeyOf(call, row) : {}));
+    const changes = upsert ? await matchedChanges(call, existing, keys, upsert) : [];
+    state.planned = plannedWrites(items, existing, keys, changes);
     const fresh = items.flatMap((values, index) => (existing[index] ? [] : [{ values, index }]));
     const inserted =
       fresh.length > 0
@@ -83,13 +86,11 @@ export const createRowsStage = stage(
             { session },
           )
         : [];
-    const keys: EntityKey[] = existing.map((row) => (row ? primaryKeyOf(call, row) : {}));
     const returned = new Map<number, Row>();
     fresh.forEach(({ index }, at) => {
       keys[index] = inserted[at]!.key;
       if (inserted[at]!.row) returned.set(index, inserted[at]!.row!);
     });
-    const changes = upsert ? await matchedChanges(call, existing, keys, upsert) : [];
     if (changes.length > 0) await call.entity.adapter.updateEach(changes, { session });
     const changed = new Set(changes.map(({ index }) => index));
     const after = await rereadAll(call, keys, session, returned);
@@ -101,6 +102,22 @@ export const createRowsStage = stage(
     });
   },
 );
+
+/** What each item writes, in input order: its values as a created row, or the row it matched with its change over it. */
+function plannedWrites(
+  items: readonly Row[],
+  existing: readonly (Row | null)[],
+  keys: readonly EntityKey[],
+  changes: readonly { values: Row; index: number }[],
+): PlannedRowWrite[] {
+  const changeAt = new Map(changes.map(({ index, values }) => [index, values]));
+  return items.map((values, index) => {
+    const row = existing[index];
+    if (!row) return { index, values, sets: Object.keys(values) };
+    const change = changeAt.get(index) ?? {};
+    return { index, values: { ...row, ...change }, sets: Object.keys(change), key: keys[index]! };
+  });
+}
 
 /**
  * What each matched upsert item changes, as a patch of that row would: the configured fields it sends (`all`: every
@@ -193,31 +210,4 @@ async function matchConflicts(
     matches.push(row);
   }
   return matches;
-}
-
-/** A target value as it compares, by its column's kind (JSON text of the value, whatever the driver hands back). */
-function comparable(kind: ColumnKind | undefined, value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (kind === 'uuid') return String(value).toLowerCase();
-  if (kind === 'integer' || kind === 'number' || kind === 'decimal') {
-    const number = Number(value);
-    return Number.isFinite(number) ? String(number) : String(value);
-  }
-  if (kind === 'bigint') {
-    try {
-      return BigInt(String(value)).toString();
-    } catch {
-      return String(value);
-    }
-  }
-  return value instanceof Date ? value.toISOString() : String(value);
-}
-
-/** The rows whose `target` columns equal one of the items': `IN` for one column, an OR of ANDs for several. */
-function matchingTarget(target: readonly string[], items: readonly Row[]): FilterNode {
-  if (target.length === 1) {
-    const [field] = target as [string];
-    return { kind: 'condition', field, operator: 'in', value: items.map((values) => values[field]) };
-  }
-  return anyOf(items.map((values) => allOf(target.map((field) => [field, values[field]]))));
 }

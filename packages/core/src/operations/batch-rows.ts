@@ -1,7 +1,7 @@
 /** What every batch write shares: its bounds, how a refusal names its item, and reading its rows by key in scope. */
 import type { ResolvedBatch } from '../config/batch-config';
 import { SvcException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
-import type { EntityKey } from '../persistence/entity-metadata';
+import type { ColumnKind, EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { OperationCall } from '../pipeline/operation-call';
@@ -154,4 +154,31 @@ export function anyOf(children: readonly FilterNode[]): FilterNode {
 
 export function keyString(call: OperationCall, row: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(call.entity.metadata.primaryKeys.map((field) => String(row[field])));
+}
+
+/** A column's value as it compares, by the column's kind (the text of the value, whatever the driver hands back). */
+export function comparable(kind: ColumnKind | undefined, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (kind === 'uuid') return String(value).toLowerCase();
+  if (kind === 'integer' || kind === 'number' || kind === 'decimal') {
+    const number = Number(value);
+    return Number.isFinite(number) ? String(number) : String(value);
+  }
+  if (kind === 'bigint') {
+    try {
+      return BigInt(String(value)).toString();
+    } catch {
+      return String(value);
+    }
+  }
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/** The rows whose `target` columns equal one of the items': `IN` for one column, an OR of ANDs for several. */
+export function matchingTarget(target: readonly string[], items: readonly Row[]): FilterNode {
+  if (target.length === 1) {
+    const [field] = target as [string];
+    return { kind: 'condition', field, operator: 'in', value: items.map((values) => values[field]) };
+  }
+  return anyOf(items.map((values) => allOf(target.map((field) => [field, values[field]]))));
 }

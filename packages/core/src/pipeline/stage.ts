@@ -52,6 +52,8 @@ export interface FlowState {
   filter?: FilterNode;
   /** guard: the rows a batch's filter matched inside the caller's scope, locked, each passed by the policy. */
   matched?: Row[];
+  /** createRows: a batch's rows as it is about to write them, in input order (what a unique violation is traced to). */
+  planned?: PlannedRowWrite[];
   /** A batch's writes, one per changed row, in input (or key) order. */
   written?: BatchRowWrite[];
   /** output: what the call answers. */
@@ -69,6 +71,18 @@ export interface BatchRowWrite {
   readonly before: Row | null;
   readonly after: Row | null;
   readonly event?: RealtimeEventId;
+}
+
+/**
+ * One row a batch is about to write, kept so that a unique violation can be traced to its item once the batch has
+ * rolled back: the item's index, the values the row will hold (a matched row's own, with the item's change over
+ * them), the fields the write sets, and the key of the row it changes (none for a row it creates).
+ */
+export interface PlannedRowWrite {
+  readonly index: number;
+  readonly values: Row;
+  readonly sets: readonly string[];
+  readonly key?: EntityKey;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { transaction } from '../../pipeline/stage';
 import { refuseIfMatchStage } from '../../pipeline/stages/precondition-stage';
+import { itemsInConflict, withConflictsNamed } from '../batch-conflicts';
 import { batchItemsStage, createRowsStage, itemsPolicyStage } from '../batch-create';
 import { batchOutcomeStage, batchOutputStage } from '../batch-writes';
 import { defineOperation, notReplaceable } from '../operation-definition';
@@ -34,7 +35,7 @@ export const createMany = defineOperation({
     refuseIfMatchStage,
     batchItemsStage,
     ...(op.policy ? [itemsPolicyStage] : []),
-    transaction(createRowsStage),
+    withConflictsNamed(transaction(createRowsStage), itemsInConflict),
     batchOutcomeStage,
     batchOutputStage(201),
   ],
