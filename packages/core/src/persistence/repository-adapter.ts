@@ -174,6 +174,8 @@ export interface AggregateResult {
  * Rows are plain objects of the entity's column properties. Values handed to writes are already validated and
  * coerced by core; to-one relations arrive as `{ <relation>: { <targetKey>: value } }` or as a mapped FK property.
  * Every method maps driver errors to Svc exceptions (unique → SvcConflict, FK → unresolved relation or conflict, ...).
+ * A unique violation's ConflictException sets `unique` to the fields of the violated set (empty when the database
+ * names none): a batch traces it to the items that caused it.
  */
 export interface RepositoryAdapter {
   readonly metadata: EntityMetadata;
