@@ -4,8 +4,9 @@
  */
 import { ApiOperation, ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsDateString, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { sse } from '@svc/sse';
+import request from 'supertest';
 import { z } from 'zod';
 import { Author, Book, BOOKSTORE_ENTITIES, Edition, Note, Review, Tag } from '../fixtures/bookstore-entities';
 import {
@@ -34,6 +35,13 @@ class RetitleBody {
   @IsString() @MaxLength(200) title!: string;
   @IsOptional() @IsInt() @Min(1) edition?: number;
   @ValidateNested() @Type(() => RetitleReason) reason!: RetitleReason;
+  @IsOptional() @IsDateString() effective?: string;
+}
+
+/** A class slot naming a `date` column (`due`): the class checks an ISO 8601 string, the column a calendar date. */
+class NoteCreateInput {
+  @IsString() @MaxLength(500) text!: string;
+  @IsOptional() @IsDateString() due?: string;
 }
 
 const BookCreateInput = z.object({ title: z.string().min(1).max(200), pages: z.number().int().min(0).optional() });
@@ -90,7 +98,7 @@ interface Json {
   readonly [key: string]: Json;
 }
 
-const Notes = svcController('notes', Note);
+const Notes = svcController('notes', Note, { schema: { input: { create: NoteCreateInput } } });
 /** A composite primary key: the route id is `<bookId>,<code>`. */
 const Editions = svcController('editions', Edition);
 
@@ -281,6 +289,16 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
       expect(item.properties.priority).toEqual({ type: 'string', enum: ['low', 'normal', 'high'] });
       expect(item.properties.data).toEqual({});
       expect(item.properties.due).toEqual({ type: ['string', 'null'], format: 'date' });
+    });
+
+    it("states a class slot's @IsDateString() property on a date column as the column takes it: a date", async () => {
+      const body = operation('/notes', 'post')!.requestBody!.content['application/json']!.schema as Json;
+      expect(body.properties.due).toEqual({ type: 'string', format: 'date' });
+      const created = await request(t.server).post('/notes').send({ text: 'Renew', due: '2026-12-01' }).expect(201);
+      expect(created.body.due).toBe('2026-12-01');
+      const refused = await request(t.server).post('/notes').send({ text: 'Renew', due: '2026-12-01T09:00:00Z' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'due', code: 'invalid_value' })]);
     });
   });
 
@@ -479,6 +497,13 @@ describe.each(TEST_DATABASES)('The OpenAPI document on $name', (db) => {
               kind: { type: 'string', enum: ['typo', 'rebrand'] },
               note: { type: 'string', maxLength: 500 },
             },
+          },
+          // What @IsDateString() checks: an ISO 8601 date or date-time.
+          effective: {
+            oneOf: [
+              { type: 'string', format: 'date' },
+              { type: 'string', format: 'date-time' },
+            ],
           },
         },
       });

@@ -2,7 +2,7 @@
 import type { SvcErrorItem } from '@svc/core';
 import type { ClassSchemaAdapter } from '@svc/core/spi';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, IS_DATE_STRING, validate, type ValidationError } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 export function classValidatorSchemas(): ClassSchemaAdapter {
@@ -47,6 +47,22 @@ export function classValidatorSchemas(): ClassSchemaAdapter {
 const DEFS = '#/definitions/';
 
 /**
+ * Decorators whose schema the library states more narrowly than class-validator checks them. `@IsDateString()` checks
+ * an ISO 8601 date or date-time (`2026-12-01` passes), as `@IsISO8601()` does, where the library's pattern asks for a
+ * date-time with fractional seconds.
+ */
+const CONVERTERS = {
+  [IS_DATE_STRING]: {
+    oneOf: [
+      { type: 'string' as const, format: 'date' },
+      { type: 'string' as const, format: 'date-time' },
+    ],
+  },
+};
+
+const OPTIONS = { refPointerPrefix: DEFS, additionalConverters: CONVERTERS };
+
+/**
  * The JSON Schema of a class from its class-validator decorators, by class-validator-jsonschema (a well-kept reading
  * of the same metadata, so Svc keeps no table of its own of what each decorator means). Nested classes
  * (`@ValidateNested()` with `@Type(() => Inner)`) are inlined, so the schema stands alone wherever it is put (an
@@ -54,7 +70,7 @@ const DEFS = '#/definitions/';
  * validates with `forbidNonWhitelisted`, so no object takes a property its class does not declare.
  */
 function classJsonSchema(schema: Function): Readonly<Record<string, unknown>> {
-  const named = validationMetadatasToSchemas({ refPointerPrefix: DEFS }) as Record<string, Record<string, unknown>>;
+  const named = validationMetadatasToSchemas(OPTIONS) as Record<string, Record<string, unknown>>;
   const inline = (value: unknown, open: ReadonlySet<string>): unknown => {
     if (Array.isArray(value)) return value.map((item) => inline(item, open));
     if (value === null || typeof value !== 'object') return value;
@@ -67,7 +83,7 @@ function classJsonSchema(schema: Function): Readonly<Record<string, unknown>> {
     }
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner, open)]));
   };
-  const root = closed(targetConstructorToSchema(schema, { refPointerPrefix: DEFS }) as Record<string, unknown>);
+  const root = closed(targetConstructorToSchema(schema, OPTIONS) as Record<string, unknown>);
   return inline(root, new Set([schema.name])) as Record<string, unknown>;
 }
 

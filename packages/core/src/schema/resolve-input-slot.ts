@@ -9,6 +9,7 @@ import {
   standardValidator,
   type ClassSchemaAdapter,
 } from './body-validators';
+import { slotJsonSchema, type SlotColumn } from './slot-json-schema';
 import { buildWriteSchema, type WriteSchema, type WriteSlot } from './write-schema';
 
 export interface InputSlotArgs {
@@ -31,7 +32,8 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     const schema = value as Function;
     const fields = adapter.fieldsOf(schema);
     const base = buildWriteSchema({ entity, metadata, slot, list: fields });
-    const jsonSchema = inputJsonSchemaOf(schema, adapter, { partial: slot === 'patch' });
+    const stated = inputJsonSchemaOf(schema, adapter, { partial: slot === 'patch' });
+    const jsonSchema = stated && slotJsonSchema(stated, columnsOf(base));
     return {
       ...base,
       validator: (body) => adapter.validate(schema, body, { partial: slot === 'patch' }),
@@ -39,9 +41,11 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     };
   }
   if (isStandardSchema(value)) {
-    const jsonSchema = inputJsonSchemaOf(value, undefined);
+    const base = buildWriteSchema({ entity, metadata, slot });
+    const stated = inputJsonSchemaOf(value, undefined);
+    const jsonSchema = stated && slotJsonSchema(stated, columnsOf(base));
     return {
-      ...buildWriteSchema({ entity, metadata, slot }),
+      ...base,
       validator: standardValidator(value),
       ...(jsonSchema ? { jsonSchema } : {}),
     };
@@ -57,4 +61,11 @@ export function resolveInputSlot(args: InputSlotArgs): WriteSchema {
     });
   }
   return buildWriteSchema({ entity, metadata, slot, list: value as string[] | { fields: string[] } });
+}
+
+/** The columns a slot writes, by the names its body sends them under. */
+function columnsOf(schema: WriteSchema): SlotColumn[] {
+  return [...schema.fields].flatMap(([name, field]) =>
+    field.kind === 'column' ? [{ name, kind: field.column.kind, nullable: field.column.nullable }] : [],
+  );
 }
