@@ -22,9 +22,13 @@ import { projectRow } from '../schema/output-projection';
 import { invokeHandler } from './run-handler';
 
 /** handler: a custom read's handler, with the route's ids and the resolved read plan. */
-export const customReadHandlerStage = stage('handler', { phase: 'act', needs: ['plan'] }, async (call, state) => {
-  state.result = await invokeHandler(call, { ...handlerIds(state.lookup), query: state.plan }, state);
-});
+export const customReadHandlerStage = stage(
+  'handler',
+  { phase: 'act', needs: ['plan'], gives: ['result'] },
+  async (call, state) => {
+    state.result = await invokeHandler(call, { ...handlerIds(state.lookup), query: state.plan }, state);
+  },
+);
 
 /**
  * output: the result projected (entity fields, `schema.output`, or an explicit `select=`), with its includes and its
@@ -32,7 +36,7 @@ export const customReadHandlerStage = stage('handler', { phase: 'act', needs: ['
  */
 export const customReadOutputStage = stage(
   'output',
-  { phase: 'respond', needs: ['plan'], gives: ['response'] },
+  { phase: 'respond', needs: ['plan', 'result'], gives: ['response'] },
   async (call, state) => {
     const plan = state.plan;
     const explicitSelect = selectSent(call.request.query);
@@ -49,7 +53,7 @@ export const customInputStage = stage('input', { phase: 'input' }, async (call, 
 });
 
 /** handler: a custom write's handler, with the route's ids and the body, in the flow's transaction. */
-export const customWriteHandlerStage = stage('handler', { phase: 'act' }, async (call, state) => {
+export const customWriteHandlerStage = stage('handler', { phase: 'act', gives: ['result'] }, async (call, state) => {
   state.result = await invokeHandler(call, { ...handlerIds(state.lookup), body: state.body }, state);
 });
 
@@ -70,9 +74,13 @@ export const customOutcomeStage = stage('outcome', { phase: 'record' }, (call, s
 });
 
 /** output: the result projected (entity fields or `schema.output`), 204 when the handler returned nothing. */
-export const customWriteOutputStage = stage('output', { phase: 'respond', gives: ['response'] }, (call, state) => {
-  state.response = respond(call, state.result, {});
-});
+export const customWriteOutputStage = stage(
+  'output',
+  { phase: 'respond', needs: ['result'], gives: ['response'] },
+  (call, state) => {
+    state.response = respond(call, state.result, {});
+  },
+);
 
 /** If-None-Match on a single-object read answers 304, whatever success status the route sets. */
 function conditional(call: OperationCall, response: ExecuteResponse): ExecuteResponse {

@@ -29,9 +29,13 @@ export const listPlanStage = stage('plan', { phase: 'plan', gives: ['plan'] }, a
 });
 
 /** read: the built-in findMany over the entity's adapter (the page, and the total when counted). */
-export const listReadStage = stage('read', { phase: 'act', needs: ['plan'] }, async (call, state) => {
-  state.result = await handlersOf(call.entity.adapter).findMany({ query: state.plan }, call.context);
-});
+export const listReadStage = stage(
+  'read',
+  { phase: 'act', needs: ['plan'], gives: ['result'] },
+  async (call, state) => {
+    state.result = await handlersOf(call.entity.adapter).findMany({ query: state.plan }, call.context);
+  },
+);
 
 /** The built-in handlers over one entity's adapter, made once per adapter. */
 const adapterHandlers = new WeakMap<RepositoryAdapter, ReturnType<typeof createBuiltInHandlers>>();
@@ -45,7 +49,7 @@ function handlersOf(adapter: RepositoryAdapter): ReturnType<typeof createBuiltIn
 /** envelope: the list envelope around the page (a replacement handler's result is held to the same shape). */
 export const listEnvelopeStage = stage(
   'envelope',
-  { phase: 'respond', needs: ['plan'], gives: ['response'] },
+  { phase: 'respond', needs: ['plan', 'result'], gives: ['response'] },
   (call, state) => {
     const result = state.result as Partial<ListResult> | undefined;
     if (!result || !Array.isArray(result.entities) || !('total' in result)) {
@@ -70,7 +74,7 @@ export const listEnvelopeStage = stage(
 /** includes: each `include=` relation loaded in one batched, scoped read and embedded into the items. */
 export const listIncludesStage = stage(
   'includes',
-  { phase: 'respond', needs: ['plan', 'response'] },
+  { phase: 'respond', needs: ['plan', 'response', 'result'] },
   async (call, state) => {
     if (state.plan.include.length === 0) return;
     const items = (state.response.body as { items: Record<string, unknown>[] }).items;

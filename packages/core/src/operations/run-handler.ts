@@ -35,7 +35,7 @@ export async function invokeHandler(call: OperationCall, input: SvcOperationInpu
  * handler: a standard operation's replacement handler, given the flow's key, body (`values`) and read plan. Its result
  * is `state.result`, and the row an item response serves.
  */
-export const handlerStage = stage('handler', { phase: 'act' }, async (call, state) => {
+export const handlerStage = stage('handler', { phase: 'act', gives: ['result'] }, async (call, state) => {
   state.result = await invokeHandler(call, handlerInput(state), state);
 });
 
@@ -43,7 +43,7 @@ export const handlerStage = stage('handler', { phase: 'act' }, async (call, stat
  * handler, for an operation that answers the row: the replacement handler's result is the row served. A handler that
  * returns no row is the app's fault (a 500 naming the handler), never an empty answer.
  */
-export const rowHandlerStage = stage('handler', { phase: 'act', gives: ['row'] }, async (call, state) => {
+export const rowHandlerStage = stage('handler', { phase: 'act', gives: ['row', 'result'] }, async (call, state) => {
   const result = await invokeHandler(call, handlerInput(state), state);
   state.result = result;
   if (typeof result !== 'object' || result === null) {
@@ -61,7 +61,7 @@ function handlerInput(state: FlowState): SvcOperationInput {
 }
 
 /** outcome: a replaced standard write's, from the row the guard locked before and the row the handler returned. */
-export const handledOutcomeStage = stage('outcome', { phase: 'record' }, (call, state) => {
+export const handledOutcomeStage = stage('outcome', { phase: 'record', needs: ['result'] }, (call, state) => {
   const facts = call.operation.facts;
   const gone = facts?.answers === 'none';
   const result = state.result;

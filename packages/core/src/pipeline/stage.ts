@@ -15,7 +15,8 @@ import type { ExecuteResponse, OperationCall } from './operation-call';
 
 /**
  * What the stages of one call hand each other. Each field names the stage that gives it; a stage gives a field only
- * where it leaves it set (a delete that leaves `row` null gives no row).
+ * where it leaves it set (a delete that leaves `row` null gives no row), except `result`, which the stage that ran the
+ * handler gives whatever the handler returned (nothing, for a write that answers 204).
  */
 export interface FlowState {
   /** key: the addressed row's lookup values, from the route id. */
@@ -38,7 +39,7 @@ export interface FlowState {
   key?: EntityKey;
   /** The row after the write, or the row read (null for a delete). */
   row?: Row | null;
-  /** A replacement or custom handler's result. */
+  /** handler, read: what a replacement or custom handler returned, or the built-in list read's page. */
   result?: unknown;
   /** The fields a write changed, when it knows them better than a before/after comparison. */
   changed?: readonly string[];
@@ -105,8 +106,13 @@ export const PHASES = [
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** The state as a stage that needs `N` sees it: those fields given (neither undefined nor null). */
-export type StateWith<N extends FlowKey> = FlowState & { [K in N]-?: NonNullable<FlowState[K]> };
+/** The fields given whatever their value: a handler may return nothing. */
+type GivenAsIs = 'result';
+
+/** The state as a stage that needs `N` sees it: those fields given (neither undefined nor null, but `result`). */
+export type StateWith<N extends FlowKey> = FlowState & {
+  [K in N]-?: K extends GivenAsIs ? FlowState[K] : NonNullable<FlowState[K]>;
+};
 
 export interface Stage {
   readonly name: string;

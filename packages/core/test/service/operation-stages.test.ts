@@ -22,6 +22,7 @@ import { guardStage } from '../../src/pipeline/stages/guard-stage';
 import { lookupStage } from '../../src/pipeline/stages/lookup-stage';
 import { emptyOutputStage } from '../../src/pipeline/stages/output-stage';
 import { deleteStage } from '../../src/operations/delete-operations';
+import { handledOutcomeStage, handlerStage } from '../../src/operations/run-handler';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA } from '../support/fixtures';
 
@@ -307,6 +308,15 @@ describe('what the stages need and give', () => {
     expect(() => checkStages('Book.deleteOne', misordered)).toThrow(
       "Book.deleteOne: the stage 'guard' needs 'lookup', which no stage before it gives; 'lookup' gives it, after it. Put 'lookup' before 'guard'.",
     );
+  });
+
+  it("takes a handler's result as a need: an outcome before the handler stops the list, naming both", () => {
+    const misordered = [lookupStage, handledOutcomeStage, transaction(guardStage(), handlerStage), emptyOutputStage];
+    expect(() => checkStages('Book.deleteOne', misordered)).toThrow(
+      "Book.deleteOne: the stage 'outcome' needs 'result', which no stage before it gives; 'handler' gives it, after it. Put 'handler' before 'outcome'.",
+    );
+    const ordered = [lookupStage, transaction(guardStage(), handlerStage), handledOutcomeStage, emptyOutputStage];
+    expect(() => checkStages('Book.deleteOne', ordered)).not.toThrow();
   });
 
   it('lets a stage in a transaction read its session, and no stage after it', () => {
