@@ -5,7 +5,7 @@
  * or the request stay in the list as a `branch`.
  */
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
-import { checkStages, ENDS, withPhase, type Stage } from '../pipeline/stage';
+import { checkPhases, checkStages, ENDS, withPhase, type Stage } from '../pipeline/stage';
 import { afterCommitStage } from '../pipeline/stages/after-commit-stage';
 import { assertOutputStage, successStatusStage } from '../pipeline/stages/output-stage';
 import { customReadStages } from './definitions/custom-read';
@@ -25,10 +25,11 @@ export interface OperationFlow {
 export function resolveFlow(entity: ResolvedEntity, operation: ResolvedOperation): OperationFlow {
   const definition = definitionOf(operation.id);
   const jsonPatch = definition?.jsonPatch?.(entity);
-  const name = `${entity.name}.${operation.id}`;
+  const flow = (stages: readonly Stage[], form = '') =>
+    checked(entity.name, `${operation.id}${form}`, withEnds(operation, stages));
   return {
-    stages: checked(name, withEnds(operation, ownStages(entity, operation, definition))),
-    ...(jsonPatch ? { jsonPatch: checked(`${name} (JSON Patch)`, withEnds(operation, jsonPatch)) } : {}),
+    stages: flow(ownStages(entity, operation, definition)),
+    ...(jsonPatch ? { jsonPatch: flow(jsonPatch, ' (JSON Patch)') } : {}),
   };
 }
 
@@ -46,9 +47,14 @@ function withEnds(operation: ResolvedOperation, stages: readonly Stage[]): Stage
   return steps.reduce<Stage[]>((list, step) => withPhase(list, step), [...stages]);
 }
 
-/** A list whose every stage has what it needs before it runs, and which ends with a response: else the boot stops. */
-function checked(name: string, stages: Stage[]): Stage[] {
+/**
+ * A list whose every stage has what it needs before it runs, whose phases keep their order, and which ends with a
+ * response: else the boot stops.
+ */
+function checked(entity: string, operation: string, stages: Stage[]): Stage[] {
+  const name = `${entity}.${operation}`;
   const gives = checkStages(name, stages);
+  checkPhases({ entity, path: `operations.${operation}` }, stages);
   if (gives !== ENDS && !gives.has('response')) {
     throw new Error(`${name}: no stage of the list gives the response. End it with an output stage.`);
   }

@@ -95,8 +95,11 @@ export const itemShapeStage = stage('shape', { phase: 'plan', gives: ['shape'] }
       );
 });
 
-/** load: the addressed row among the live ones, inside `filter.apply` (404 when missing or out of scope). */
-export const loadStage = stage('load', { phase: 'act', needs: ['lookup'], gives: ['row'] }, async (call, state) => {
+/**
+ * load: the addressed row among the live ones, inside `filter.apply` (404 when missing or out of scope). It is a read's
+ * guard, as the guard stage is a write's: it finds the row in scope, which the policy is then asked about.
+ */
+export const loadStage = stage('load', { phase: 'guard', needs: ['lookup'], gives: ['row'] }, async (call, state) => {
   state.row = await loadRow(call, state.lookup, { view: liveView(call) });
 });
 

@@ -220,8 +220,11 @@ export async function memberRows(
   return (members as Row[] | null) ?? [];
 }
 
-/** refuseQuery: the members are served whole; no query parameter is taken, so none is silently ignored. */
-export const refuseQueryStage = stage('refuseQuery', { phase: 'gate' }, (call) => {
+/**
+ * refuseQuery: the members are served whole; no query parameter is taken, so none is silently ignored. It reads the
+ * query, after the id, so it runs in the input phase.
+ */
+export const refuseQueryStage = stage('refuseQuery', { phase: 'input' }, (call) => {
   const query = call.request.query;
   const params = Array.isArray(query) ? query.map(([name]) => name) : Object.keys(query ?? {});
   if (params.length === 0) return;

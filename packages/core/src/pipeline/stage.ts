@@ -1,10 +1,12 @@
 /**
  * The stage contract: an operation is an ordered list of small named stages, resolved once per operation at bootstrap
  * (each operation's definition writes its list), that share one call and one flow state. Each stage says what of the
- * state it needs and what it gives; resolving a list checks that every need is given by an earlier stage, so a list in
- * the wrong order stops the app at boot, naming both stages.
+ * state it needs and what it gives, and the phase it runs in; resolving a list checks that every need is given by an
+ * earlier stage and that the phases keep their order, so a list in the wrong order stops the app at boot, naming both
+ * stages.
  */
 import type { RealtimeEventId } from '../config/svc-settings';
+import { ConfigurationException } from '../errors/configuration-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type { FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
@@ -87,10 +89,12 @@ export interface PlannedRowWrite {
 }
 
 /**
- * The phases of an operation, in the order they run: refuse a request the operation cannot take (`gate`), read the
- * id, the body and the query (`input`), resolve the read (`plan`), ask whether the caller may (`guard`), read or write
- * (`act`), read the row back (`reread`), record the outcome (`record`), make the response (`respond`), then the
- * after-commit step and the output check. A step every operation takes is placed by its phase (`withPhase`).
+ * The phases of an operation, in the order they run (`checkPhases` holds every list to it): refuse a request the
+ * operation cannot take (`gate`), read the id, the body and the query (`input`), settle the call before any row is
+ * read: the policy asked without a row, the query gate, the read resolved (`plan`), find the addressed rows in scope,
+ * locked for a write, and ask the policy about them (`guard`), read or write (`act`), read the row back (`reread`),
+ * record the outcome (`record`), make the response (`respond`), then the after-commit step and the output check. A
+ * step every operation takes is placed by its phase (`withPhase`).
  */
 export const PHASES = [
   'gate',
@@ -271,6 +275,47 @@ export function checkStages(
     for (const key of current.lends ?? []) have.delete(key);
   }
   return have;
+}
+
+/** Where a list is resolved, for the error that stops the boot: the entity and the operation's config path. */
+export interface StageListSite {
+  readonly entity: string;
+  readonly path: string;
+}
+
+/**
+ * Checks that the phases never go back as the stages run (inner stages where their enclosing stage stands, each of a
+ * branch's lists from the stage before it), and throws naming the two stages out of order.
+ */
+export function checkPhases(site: StageListSite, stages: readonly Stage[]): void {
+  lastToRun(site, stages, undefined);
+}
+
+/** The last stage to run of `stages`, run after `before`, once each is checked not to be of an earlier phase. */
+function lastToRun(site: StageListSite, stages: readonly Stage[], before: Stage | undefined): Stage | undefined {
+  let last = before;
+  for (const current of stages) {
+    if (current.inner) {
+      const then = lastToRun(site, current.inner, last);
+      const otherwise = current.otherwise ? lastToRun(site, current.otherwise, last) : then;
+      last = rank(otherwise) > rank(then) ? otherwise : then;
+      continue;
+    }
+    if (last && rank(current) < rank(last)) {
+      throw new ConfigurationException({
+        ...site,
+        message:
+          `runs the stage '${current.name}' (${current.phase}) after '${last.name}' (${last.phase}), but the phases ` +
+          `run in the order ${PHASES.join(', ')}. Put '${current.name}' before '${last.name}', or declare the phase it runs in.`,
+      });
+    }
+    last = current;
+  }
+  return last;
+}
+
+function rank(current: Stage | undefined): number {
+  return current ? PHASES.indexOf(current.phase) : -1;
 }
 
 function flatten(stages: readonly Stage[]): Stage[] {

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { createSvc, type EntityConfig, type Row } from '@svc/core';
 import { TransactionFailedException } from '../../src/errors/svc-exception';
 import type { OperationCall } from '../../src/pipeline/operation-call';
+import { ConfigurationException } from '../../src/errors/configuration-exception';
 import {
   branch,
+  checkPhases,
   checkStages,
   runStages,
   stage,
@@ -22,6 +24,7 @@ import { guardStage } from '../../src/pipeline/stages/guard-stage';
 import { lookupStage } from '../../src/pipeline/stages/lookup-stage';
 import { emptyOutputStage } from '../../src/pipeline/stages/output-stage';
 import { deleteStage } from '../../src/operations/delete-operations';
+import { loadStage } from '../../src/operations/read-operations';
 import { handledOutcomeStage, handlerStage } from '../../src/operations/run-handler';
 import { MemoryRepositoryAdapter } from '../support/memory-adapter';
 import { BOOK_METADATA } from '../support/fixtures';
@@ -352,6 +355,28 @@ describe('what the stages need and give', () => {
     });
     const given: StateWith<'before'>['before'] = {};
     expect(given).toEqual({});
+  });
+});
+
+describe('the phases of a list', () => {
+  const site = { entity: 'Book', path: 'operations.findOne' };
+  const act = stage('write', { phase: 'act' }, () => undefined);
+
+  it('stops a list that runs a guard after an act with a ConfigurationException naming both stages', () => {
+    const check = () => checkPhases(site, [lookupStage, handlerStage, loadStage, emptyOutputStage]);
+    expect(check).toThrow(ConfigurationException);
+    expect(check).toThrow(
+      "Book: operations.findOne: runs the stage 'load' (guard) after 'handler' (act), but the phases run in the order gate, input, plan, guard, act, reread, record, respond, afterCommit, verify. Put 'load' before 'handler', or declare the phase it runs in.",
+    );
+  });
+
+  it('follows the stages into a transaction, and each list of a branch from the stage before it', () => {
+    expect(() => checkPhases(site, [transaction(guardStage(), act), lookupStage])).toThrow(
+      "runs the stage 'lookup' (input) after 'write' (act)",
+    );
+    const either = branch('either', {}, () => true, [act], [loadStage]);
+    expect(() => checkPhases(site, [lookupStage, either, emptyOutputStage])).not.toThrow();
+    expect(() => checkPhases(site, [either, loadStage])).toThrow("runs the stage 'load' (guard) after 'write' (act)");
   });
 });
 

@@ -21,14 +21,17 @@ export async function checkPolicy(
 /** What a policy stage gives the policy: nothing, the request's body, the flow's body, or the row read. */
 export type PolicyInput = 'nothing' | 'request body' | 'body' | 'row';
 
-/** policy: runs the resolved policy with what `input` names. */
+/**
+ * policy: runs the resolved policy with what `input` names. Given the row, it checks the row a guard read (the guard
+ * phase); given no row, it settles whether the call may go on before any row is read (the plan phase).
+ */
 export function policyStage(input: PolicyInput): Stage {
   if (input === 'row') {
     return stage('policy', { phase: 'guard', needs: ['row'] }, (call, state) =>
       checkPolicy(call, { entity: state.row }),
     );
   }
-  return stage('policy', { phase: 'guard' }, (call, state) =>
+  return stage('policy', { phase: 'plan' }, (call, state) =>
     checkPolicy(call, {
       body: input === 'request body' ? call.request.body : input === 'body' ? state.body : undefined,
     }),

@@ -2,6 +2,7 @@
 import { checkQuery } from '../../query/query-validator';
 import { stage } from '../stage';
 
-export const queryGateStage = stage('query', { phase: 'input' }, (call) =>
+/** In the plan phase: the first step of resolving the read, where a policy asked without a row may come before it. */
+export const queryGateStage = stage('query', { phase: 'plan' }, (call) =>
   checkQuery(call.operation.queryValidator, call.request.query),
 );
