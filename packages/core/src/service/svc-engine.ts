@@ -84,7 +84,8 @@ export class SvcEngine {
    */
   async checkQuery(request: ExecuteRequest): Promise<void> {
     const call = this.callOf(request);
-    const shape = this.flows.get(call.operation.id)!.stages.filter((step) => step.name === 'shape');
+    // The stages of the list that resolve a single-row read's `select` and `include`: those that give its shape.
+    const shape = this.flows.get(call.operation.id)!.stages.filter((step) => step.gives.includes('shape'));
     checkInputDepth(request, this.entity.maxInputDepth);
     await runStages(call, shape, {});
   }
