@@ -1,8 +1,8 @@
 import { ConfigurationException, createSvc } from '../../src';
+import { satisfiesRange } from '../../src/errors/supported-versions';
 import {
   readInstalledVersion,
   requireSupportedPlatform,
-  satisfiesRange,
   type PackageRequire,
   type PlatformPackage,
 } from '../../src/spi';
