@@ -23,6 +23,13 @@ export interface ColumnMetadata {
   readonly deleteMarker: boolean;
   /** Maximum length for string kinds, when declared. */
   readonly length?: number;
+  /**
+   * For `decimal` columns: how many digits the database keeps in all, when it keeps a fixed number (a declared
+   * precision, or the database's default for an undeclared one, such as MySQL's 10). Undefined: no limit is known.
+   */
+  readonly precision?: number;
+  /** For `decimal` columns with a known `precision`: how many of its digits come after the point. */
+  readonly scale?: number;
   /** Allowed values for `enum` columns. */
   readonly enumValues?: readonly (string | number)[];
   /** The relation this column is the foreign key of, when it is mapped as its own property. */

@@ -2,7 +2,7 @@
 import { suggestion } from '../config/did-you-mean';
 import { MalformedRequestException, ValidationFailedException, type SvcErrorItem } from '../errors/svc-exception';
 import type { Row } from '../persistence/repository-adapter';
-import { checkColumnValue } from './check-column-value';
+import { checkColumnValue, type Checked } from './check-column-value';
 import type { RequiredSet, WritableField, WriteSchema } from './write-schema';
 
 /** How a body is read: `replace` (updateOne) resets the writable fields left out. */
@@ -48,7 +48,7 @@ export function validateBody(schema: WriteSchema, body: unknown, options: ReadBo
     }
     const checked = checkField(field, (body as Record<string, unknown>)[key]);
     if (checked.ok) values[key] = checked.value;
-    else errors.push({ field: key, code: 'invalid_value', detail: `'${key}' ${checked.reason}.` });
+    else errors.push({ field: key, code: checked.code ?? 'invalid_value', detail: `'${key}' ${checked.reason}.` });
   }
   for (const required of schema.requiredSets) {
     if (!required.sendable.some((name) => name in values || errors.some((error) => error.field === name))) {
@@ -77,10 +77,7 @@ export function requiredItem(required: RequiredSet): SvcErrorItem {
   return { field: name!, code: 'required', detail };
 }
 
-function checkField(
-  field: WritableField,
-  value: unknown,
-): { ok: true; value: unknown } | { ok: false; reason: string } {
+function checkField(field: WritableField, value: unknown): Checked {
   if (field.kind === 'column') return checkColumnValue(field.column, value);
   if (value === null)
     return field.relation.nullable ? { ok: true, value: null } : { ok: false, reason: 'must not be null' };
@@ -93,7 +90,7 @@ function checkField(
     return { ok: false, reason: `must be a reference like { "${field.targetKey}": 7 } and nothing else` };
   }
   const checked = checkColumnValue(field.keyColumn, id);
-  if (!checked.ok) return { ok: false, reason: `.${field.targetKey} ${checked.reason}` };
+  if (!checked.ok) return { ...checked, reason: `.${field.targetKey} ${checked.reason}` };
   return { ok: true, value: { [field.targetKey]: checked.value } };
 }
 
