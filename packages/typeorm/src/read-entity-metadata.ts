@@ -115,6 +115,7 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     deleteMarker: column.isDeleteDate,
     ...(literalDefault ? { defaultValue: column.default } : {}),
     ...(length !== undefined && Number.isFinite(length) ? { length } : {}),
+    ...(kind === 'decimal' || list?.of === 'decimal' ? decimalDigits(dataSource, column) : {}),
     ...(kind === 'enum' && column.enum ? { enumValues: Object.freeze([...column.enum]) } : {}),
     ...(column.relationMetadata ? { foreignKeyOf: column.relationMetadata.propertyName } : {}),
     ...(list ? { list: Object.freeze(list) } : {}),
@@ -125,6 +126,22 @@ function readColumn(dataSource: DataSource, column: OrmColumn): ColumnMetadata {
     ...(column.isUpdate ? {} : { updatable: false as const }),
   };
   return result;
+}
+
+/**
+ * The digits a decimal column keeps, as TypeORM declares it to the database: a declared precision with its scale (0
+ * when none is declared, as `decimal(p)` means); without one, the driver's default for the type (MySQL's
+ * `decimal(10,0)`), else none (PostgreSQL's unconstrained `numeric`, and SQLite, which keeps any number), where a
+ * declared scale alone is not written into the column type either.
+ */
+function decimalDigits(dataSource: DataSource, column: OrmColumn): { precision?: number; scale?: number } {
+  const declared = column.precision ?? undefined;
+  if (typeof declared === 'number' && declared > 0) return { precision: declared, scale: column.scale ?? 0 };
+  const type = String(dataSource.driver.normalizeType(column)).toLowerCase();
+  // Not every driver declares defaults (TypeORM's SQLite drivers leave them unset).
+  const defaults: DataSource['driver']['dataTypeDefaults'] | undefined = dataSource.driver.dataTypeDefaults;
+  const fallback = defaults?.[type];
+  return typeof fallback?.precision === 'number' ? { precision: fallback.precision, scale: fallback.scale ?? 0 } : {};
 }
 
 function freezeColumn(column: ColumnMetadata): ColumnMetadata {
