@@ -156,8 +156,7 @@ export class BatchWriter {
         .set(forBuilder(values, this.table))
         .where(where, params.values)
         .updateEntity(false);
-      if (stored)
-        stored.push(...(await this.guard('write', () => executeReturning(this.table.dialect, manager, query))));
+      if (stored) stored.push(...(await this.guard('write', () => executeReturning(this.table, manager, query))));
       else await this.guard('write', () => query.execute());
     }
     return stored;

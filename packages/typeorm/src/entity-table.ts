@@ -16,6 +16,28 @@ export interface TableColumn {
   readonly orm: OrmColumn;
   /** The column's database value as the property value: `Driver.prepareHydratedValue`, with its common cases inlined. */
   readonly hydrate: Hydrator;
+  /**
+   * Where a read's raw row holds the value: the database name, or for a column read exactly (`exactIntegerSql`) an
+   * alias of its own, `svc_i64_<name>`, which no ORDER BY or GROUP BY of the bare column name can take for the column.
+   */
+  readonly rawKey: string;
+  /** The column's entry in a SELECT or RETURNING list: its quoted name, or its exact reading under `rawKey`. */
+  readonly read: string;
+}
+
+/** The largest integer a JavaScript number holds exactly, 2^53 - 1. */
+const SAFE_INTEGER = '9007199254740991';
+
+/**
+ * A select expression for a SQLite integer value that better-sqlite3 reads exactly: the integer while a JavaScript
+ * number holds it, its decimal text past 2^53 (the driver would read it into a rounded double). PostgreSQL and MySQL
+ * send a bigint as text already. An SQL NULL stays NULL.
+ */
+export function exactIntegerSql(expression: string): string {
+  return (
+    `CASE WHEN ${expression} BETWEEN -${SAFE_INTEGER} AND ${SAFE_INTEGER} THEN ${expression} ` +
+    `ELSE CAST(${expression} AS TEXT) END`
+  );
 }
 
 /** How a to-one relation written as `{ relation: { key } }` lands on mapped foreign-key properties. */
@@ -70,6 +92,11 @@ export class EntityTable {
    */
   readonly builderInsertColumns?: readonly string[];
   private readonly selectLists = new Map<string, string>();
+  /**
+   * What a write's RETURNING lists: `*`, and on SQLite each bigint column's exact reading beside it (`TableColumn.read`),
+   * so `hydrate` reads a written row as it reads a selected one.
+   */
+  readonly returningList: string;
   readonly likeEscape: string;
   private readonly byProperty: ReadonlyMap<string, TableColumn>;
   private readonly byDatabaseName: ReadonlyMap<string, TableColumn>;
@@ -96,13 +123,23 @@ export class EntityTable {
     this.driver = dataSource.driver;
     this.metadata = withMarker(readEntityMetadata(dataSource, target), markerOverrides.get(dataSource)?.get(target));
     this.orm = dataSource.getMetadata(target);
-    this.columns = ownColumns(this.orm).map((orm) => ({
-      property: orm.propertyPath,
-      databaseName: orm.databaseName,
-      quoted: this.driver.escape(orm.databaseName),
-      orm,
-      hydrate: hydratorOf(this.driver, this.dialect, orm),
-    }));
+    const kinds = new Map(this.metadata.columns.map((column) => [column.property, column.kind]));
+    this.columns = ownColumns(this.orm).map((orm) => {
+      const quoted = this.driver.escape(orm.databaseName);
+      const exact = this.dialect === 'sqlite' && kinds.get(orm.propertyPath) === 'bigint' && !orm.isVirtualProperty;
+      const rawKey = exact ? `svc_i64_${orm.databaseName}` : orm.databaseName;
+      return {
+        property: orm.propertyPath,
+        databaseName: orm.databaseName,
+        quoted,
+        orm,
+        hydrate: hydratorOf(this.driver, this.dialect, orm),
+        rawKey,
+        read: exact ? `${exactIntegerSql(quoted)} AS ${this.driver.escape(rawKey)}` : quoted,
+      };
+    });
+    const exactReads = this.columns.filter((column) => column.rawKey !== column.databaseName);
+    this.returningList = ['*', ...exactReads.map((column) => column.read)].join(', ');
     this.byProperty = new Map(this.columns.map((column) => [column.property, column]));
     this.byDatabaseName = new Map(this.columns.map((column) => [column.databaseName, column]));
     this.primary = this.metadata.primaryKeys.map((property) => this.requireColumn(property));
@@ -132,15 +169,15 @@ export class EntityTable {
 
   /**
    * The SELECT list of every column, for a FROM that names the table `alias`: a virtual column as its query, as
-   * TypeORM's builder selects it, under the column's name.
+   * TypeORM's builder selects it, under the column's name; a SQLite bigint read exactly under its `rawKey`.
    */
   selectListAs(alias: string): string {
     let list = this.selectLists.get(alias);
     if (list === undefined) {
       const escaped = this.driver.escape(alias);
       list = this.columns
-        .map(({ orm, quoted }) =>
-          orm.isVirtualProperty && orm.query ? `(${orm.query(escaped)}) AS ${quoted}` : quoted,
+        .map(({ orm, quoted, read }) =>
+          orm.isVirtualProperty && orm.query ? `(${orm.query(escaped)}) AS ${quoted}` : read,
         )
         .join(', ');
       this.selectLists.set(alias, list);
@@ -223,10 +260,17 @@ export class EntityTable {
     return joined?.relationMetadata?.propertyPath ?? joined?.propertyPath;
   }
 
-  /** A database row (keys are column names) as a plain object of properties, values hydrated by the driver. */
+  /**
+   * A database row (keys are column names, or a column's `rawKey` where the statement read it exactly) as a plain
+   * object of properties, values hydrated by the driver.
+   */
   hydrate(raw: Record<string, unknown>): Row {
     const row: Row = {};
-    for (const column of this.columns) row[column.property] = column.hydrate(raw[column.databaseName]);
+    for (const column of this.columns) {
+      const { rawKey, databaseName } = column;
+      const value = rawKey === databaseName || !(rawKey in raw) ? raw[databaseName] : raw[rawKey];
+      row[column.property] = column.hydrate(value);
+    }
     return row;
   }
 

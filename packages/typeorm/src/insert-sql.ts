@@ -75,6 +75,9 @@ export class RowInsert {
         : this.table.dialect === 'mysql'
           ? '() VALUES ()'
           : 'DEFAULT VALUES';
-    return [`INSERT INTO ${this.table.quotedPath} ${rows} RETURNING *`, driverValues(driver, bound)];
+    return [
+      `INSERT INTO ${this.table.quotedPath} ${rows} RETURNING ${this.table.returningList}`,
+      driverValues(driver, bound),
+    ];
   }
 }

@@ -251,7 +251,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
         .values(forBuilder(entityValues, this.table))
         .updateEntity(false);
       if (this.returnsInsertedRows) {
-        return this.insertedRow(await executeReturning(this.table.dialect, manager, query));
+        return this.insertedRow(await executeReturning(this.table, manager, query));
       }
       const result = await query.execute();
       return { key: this.keyAfterInsert(entityValues, result.raw) };
@@ -426,7 +426,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       await this.guard('write', () => query.execute());
       return;
     }
-    const [raw] = await this.guard('write', () => executeReturning(this.table.dialect, manager, query));
+    const [raw] = await this.guard('write', () => executeReturning(this.table, manager, query));
     return raw === undefined ? null : this.table.hydrate(raw);
   }
 
