@@ -258,6 +258,10 @@ describe("the README's Quick start", () => {
     expect(section).toContain('pnpm add @svc/core @svc/nestjs @svc/typeorm');
     expect(section).toContain("npm pkg set 'overrides.typeorm.better-sqlite3=$better-sqlite3'");
     expect(section).toMatch(/npm install @svc\/core[^`]*better-sqlite3@13/);
-    expect(section).toMatch(/@nestjs\/common@11[^`]*typeorm@0\.3 better-sqlite3@12/);
+    expect(section).toMatch(/@nestjs\/common@11[^`]*typeorm@0\.3[^`]*better-sqlite3@12/);
+  });
+
+  it('names the driver of each database beside the install lines', () => {
+    for (const driver of ['better-sqlite3', 'pg', 'mysql2']) expect(section).toContain(`\`${driver}\``);
   });
 });
