@@ -59,6 +59,11 @@ export interface OperationFacts {
   /** Served only where the entity soft-deletes: off unless named, refused on an entity that deletes for good. */
   readonly needsSoftDelete: boolean;
   /**
+   * What its write does to the delete marker of an entity that soft-deletes: sets it (a soft delete), clears it (a
+   * restore), or neither. An entity whose marker column cannot be updated in place serves none that sets or clears it.
+   */
+  readonly deleteMarker: 'sets' | 'clears' | 'none';
+  /**
    * Off unless the entity config turns it on here (batch writes, with `batch.create` and the like): the `operations`
    * whitelist neither turns it on nor leaves it out. `operations.<id>` may still hold its settings.
    */

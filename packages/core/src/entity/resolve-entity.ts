@@ -169,7 +169,8 @@ function resolveAllOperations(
     const facts = args.operationFacts.get(id);
     if (facts) operations.set(id, resolveOperation(scope, facts, state));
   }
-  if (scope.metadata.view) refuseWritesToView(name, scope.metadata.primaryKeys.length > 0, operations);
+  if (scope.metadata.view)
+    refuseWritesToView(name, scope.metadata.primaryKeys.length > 0, operations, args.operationFacts);
   for (const [id, custom] of customs) operations.set(id, resolveCustom(scope, id, custom));
   for (const [relation, array] of arrayRelations) {
     for (const action of ARRAY_ACTIONS[array.strategy])
@@ -188,17 +189,21 @@ function resolveAllOperations(
  * A view's rows cannot be written: an entity over one serves reads only, and says so in its `operations` map, so a
  * write is never routed to answer with a database error.
  */
-function refuseWritesToView(entity: string, keyed: boolean, operations: ReadonlyMap<string, ResolvedOperation>): void {
-  // Without a key (a view need not have one), no row can be read by id either.
-  const unserved = [...operations.values()].filter(
-    (operation) => operation.facts?.kind === 'write' || (!keyed && operation.id === 'findOne'),
-  );
+function refuseWritesToView(
+  entity: string,
+  keyed: boolean,
+  operations: ReadonlyMap<string, ResolvedOperation>,
+  standard: ReadonlyMap<string, OperationFacts>,
+): void {
+  // Without a key (a view need not have one), no row can be addressed by its id either.
+  const servable = (facts: OperationFacts) => facts.kind === 'read' && (keyed || !facts.takes.id);
+  const served = (can: boolean) =>
+    [...operations.values()].filter(({ facts }) => facts !== undefined && servable(facts) === can);
+  const unserved = served(false);
   if (unserved.length === 0) return;
-  const reads = [...operations.values()].filter(
-    (operation) => operation.facts?.kind === 'read' && (keyed || operation.id !== 'findOne'),
-  );
-  const fallback = keyed ? ['findMany', 'findOne'] : ['findMany'];
-  const map = (reads.length > 0 ? reads.map(({ id }) => id) : fallback).map((id) => `${id}: true`);
+  const reads = served(true);
+  const fallback = [listsRows, ...(keyed ? [readsById] : [])].map((shape) => standardOf(standard.values(), shape));
+  const map = (reads.length > 0 ? reads : fallback).map(({ id }) => `${id}: true`);
   const why = keyed ? 'whose rows cannot be written' : 'whose rows cannot be written, and which has no primary key';
   throw new ConfigurationException({
     entity,
@@ -554,7 +559,11 @@ function refuseFixedDeleteMarker(
   const field = settings.delete === false ? undefined : settings.delete.field;
   const marker = metadata.columns.find((column) => column.property === field);
   if (marker?.updatable !== false) return;
-  const writer = ['deleteOne', 'deleteMany', 'restoreOne'].find((id) => operations.has(id));
+  // A soft delete is named before a restore.
+  const served = [...operations.values()];
+  const writer = (['sets', 'clears'] as const)
+    .map((effect) => served.find((operation) => operation.facts?.deleteMarker === effect))
+    .find((operation) => operation !== undefined)?.id;
   if (!writer) return;
   throw new ConfigurationException({
     entity,

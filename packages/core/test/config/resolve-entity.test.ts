@@ -260,6 +260,30 @@ describe('resolveEntity', () => {
       });
     });
 
+    describe('when the marker column cannot be updated in place', () => {
+      const fixed: EntityMetadata = {
+        ...BOOK_METADATA,
+        columns: BOOK_METADATA.columns.map((c) => (c.deleteMarker ? { ...c, updatable: false as const } : c)),
+      };
+      const resolveFixed = (config: Loose) => resolve(config, { metadata: fixed });
+
+      it('refuses an entity that serves a soft delete or a restore, naming a soft delete first', () => {
+        expectConfigError(() => resolveFixed({}), { entity: 'Book', path: 'delete (in force for deleteOne)' });
+        expectConfigError(() => resolveFixed({ operations: { restoreOne: true }, batch: { delete: true } }), {
+          path: 'delete (in force for deleteMany)',
+        });
+        expectConfigError(() => resolveFixed({ operations: { findOne: true, restoreOne: true } }), {
+          path: 'delete (in force for restoreOne)',
+        });
+      });
+
+      it('serves the operations that neither set nor clear it', () => {
+        expect(states(resolveFixed({ operations: { findOne: true, purgeOne: true } }))).toEqual(
+          on(['findOne', 'purgeOne']),
+        );
+      });
+    });
+
     describe('when delete is false at findMany scope', () => {
       it('turns soft delete off for findMany only', () => {
         const entity = resolve({ operations: { findMany: { delete: false }, findOne: true, deleteOne: true } });
@@ -267,6 +291,31 @@ describe('resolveEntity', () => {
         expect(entity.operations.get('findMany')!.list!.softDelete).toBe(false);
         expect(entity.operations.get('findOne')!.softDelete).toBe(true);
         expect(entity.operations.get('deleteOne')!.softDelete).toBe(true);
+      });
+    });
+  });
+
+  describe('an entity over a database view', () => {
+    const view: EntityMetadata = { ...NOTE_METADATA, view: true };
+
+    it('refuses the writes it would serve, and names the reads it serves or else those it can', () => {
+      expectConfigError(() => resolve({}, { metadata: view }), {
+        entity: 'Note',
+        path: 'operations',
+        mentions: [
+          'yet createOne, updateOne, patchOne, deleteOne would be served',
+          'operations: { findOne: true, findMany: true }',
+        ],
+      });
+      expectConfigError(() => resolve({ operations: { createOne: true } }, { metadata: view }), {
+        mentions: ['yet createOne would be served', 'operations: { findMany: true, findOne: true }'],
+      });
+    });
+
+    it('without a primary key, refuses the read by id too', () => {
+      const keyless: EntityMetadata = { ...view, primaryKeys: [] };
+      expectConfigError(() => resolve({ operations: { findOne: true } }, { metadata: keyless }), {
+        mentions: ['no primary key, yet findOne would be served', 'operations: { findMany: true }.'],
       });
     });
   });

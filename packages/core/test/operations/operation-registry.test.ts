@@ -70,6 +70,15 @@ describe('the operation registry', () => {
     expect(ids({ operations: { findMany: true }, batch: { update: true } })).toEqual(['findMany', 'updateMany']);
   });
 
+  it('sets the delete marker only on a delete that may be soft, and clears it only on a restore', () => {
+    for (const { id, event, needsSoftDelete, deleteMarker } of STANDARD_OPERATIONS) {
+      if (deleteMarker === 'sets') expect([id, event, needsSoftDelete]).toEqual([id, 'deleted', false]);
+      if (deleteMarker === 'clears') expect([id, event]).toEqual([id, 'restored']);
+    }
+    const marking = STANDARD_OPERATIONS.filter(({ deleteMarker }) => deleteMarker !== 'none');
+    expect(marking.map(({ event }) => event).sort()).toEqual(['deleted', 'deleted', 'restored']);
+  });
+
   it('lets only the settings keys an operation reads be set on it', () => {
     for (const { id, kind, settings } of STANDARD_OPERATIONS) {
       expect([id, settings.includes('realtime')]).toEqual([id, kind === 'write']);

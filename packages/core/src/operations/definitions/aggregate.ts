@@ -18,6 +18,7 @@ export const aggregate = defineOperation({
   settings: ['delete', 'cache', 'errors'],
   schemaParts: ['query'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   optIn: { path: 'aggregate', on: (config) => config.aggregate !== undefined },
   wording: {
     verb: 'Aggregate',

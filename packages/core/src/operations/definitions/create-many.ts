@@ -22,6 +22,7 @@ export const createMany = defineOperation({
   settings: ['realtime', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   counterpart: 'createOne',
   optIn: { path: 'batch.create', on: (config) => Boolean(config.batch?.create) },
   wording: {

@@ -23,6 +23,7 @@ export const createOne = defineOperation({
   settings: ['realtime', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   wording: {
     verb: 'Create',
     summary: ({ one }) => `Create ${withArticle(one)}`,

@@ -28,6 +28,7 @@ export const deleteMany = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: [],
   needsSoftDelete: false,
+  deleteMarker: 'sets',
   counterpart: 'deleteOne',
   optIn: { path: 'batch.delete', on: (config) => Boolean(config.batch?.delete) },
   wording: {

@@ -21,6 +21,7 @@ export const deleteOne = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: [],
   needsSoftDelete: false,
+  deleteMarker: 'sets',
   wording: {
     verb: 'Delete',
     done: 'deleted',

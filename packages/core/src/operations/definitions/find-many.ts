@@ -16,6 +16,7 @@ export const findMany = defineOperation({
   settings: ['pagination', 'delete', 'cache', 'errors'],
   schemaParts: ['output', 'query'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   wording: {
     verb: 'List',
     summary: ({ many }) => `List ${many}`,

@@ -18,6 +18,7 @@ export const findOne = defineOperation({
   settings: ['delete', 'cache', 'errors'],
   schemaParts: ['output', 'query'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   wording: {
     verb: 'Read',
     summary: ({ one }) => `Read one ${one}`,

@@ -26,6 +26,7 @@ export const patchOne = defineOperation({
   settings: ['realtime', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   wording: {
     verb: 'Change',
     summary: ({ one }) => `Change fields of ${withArticle(one)}`,

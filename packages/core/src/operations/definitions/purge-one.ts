@@ -20,6 +20,7 @@ export const purgeOne = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: [],
   needsSoftDelete: true,
+  deleteMarker: 'none',
   wording: {
     verb: 'Purge',
     done: 'purged',

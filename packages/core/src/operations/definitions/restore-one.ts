@@ -20,6 +20,7 @@ export const restoreOne = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: ['output'],
   needsSoftDelete: true,
+  deleteMarker: 'clears',
   wording: {
     verb: 'Restore',
     summary: ({ one }) => `Restore a deleted ${one}`,

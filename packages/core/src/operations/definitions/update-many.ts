@@ -30,6 +30,7 @@ export const updateMany = defineOperation({
   settings: ['realtime', 'delete', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   counterpart: 'patchOne',
   optIn: { path: 'batch.update', on: (config) => Boolean(config.batch?.update) },
   wording: {

@@ -22,6 +22,7 @@ export const updateOne = defineOperation({
   settings: ['realtime', 'cache', 'errors'],
   schemaParts: ['input', 'output'],
   needsSoftDelete: false,
+  deleteMarker: 'none',
   wording: {
     verb: 'Replace',
     summary: ({ one }) => `Replace ${withArticle(one)}`,
