@@ -8,7 +8,7 @@
 import type { EntityConfig, PolicyFunction } from '@svc/core';
 import { Column, DeleteDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { BOOKSTORE_ENTITIES } from '../fixtures/bookstore-entities';
-import { svcController } from '../support/create-test-app';
+import { svcController, TEST_PLATFORM } from '../support/create-test-app';
 import { TEST_DATABASES, type TestDatabase } from '../support/test-databases';
 import { report } from '../support/test-report';
 import { startMcpApp, type McpApp } from './support/mcp-app';
@@ -20,6 +20,7 @@ import {
   type ToolInfo,
 } from './support/mcp-clients';
 import { callerOf } from './support/mcp-fixtures';
+import { callToolRaw, MCP_REVISIONS, type McpRevision, type RawToolAnswer } from './support/mcp-raw-calls';
 
 @Entity('mcc_shelf')
 class Shelf {
@@ -446,6 +447,84 @@ describe.each(TEST_DATABASES)('MCP compact tools on $name', (db) => {
         expect(ok(await readOnly.callTool('find_many', { entity: 'Shelf' }))).toMatchObject({ total: 2 });
       });
     });
+  });
+
+  describe('raw JSON text over HTTP (what an SDK client may not send as written)', () => {
+    const raw = (app: McpApp, name: string, args: string, revision: McpRevision) =>
+      callToolRaw(app.url, { name, args, revision, headers: EDITOR_A });
+    const problemOf = (answer: RawToolAnswer): Problem => {
+      expect(answer).toMatchObject({ status: 200, result: { isError: true } });
+      return answer.result!.structuredContent as unknown as Problem;
+    };
+    const shelves = () => compactApp.dataSource.getRepository(Shelf).count();
+
+    /** A compact call with the key written as `NAME`, and the entity tool it runs. */
+    const CALLS: readonly (readonly [operation: string, entity: string, args: string])[] = [
+      ['find_many', 'Shelf', '{"NAME":{"limit":1}}'],
+      ['find_many', 'Shelf', '{"filter":{"NAME":{"eq":1}}}'],
+      ['find_many', 'Shelf', '{"filter":{"and":[{"label":{"NAME":"x"}}]}}'],
+      ['create_one', 'Shelf', '{"data":{"tenant":"a","label":"x","NAME":{"capacity":1}}}'],
+      ['create_many', 'Shelf', '{"data":[{"tenant":"a","label":"x","NAME":1}]}'],
+      ['delete_many', 'Shelf', '{"filter":{"NAME":{"capacity":{"gte":0}}}}'],
+      ['find_one', 'Item', '{"id":1,"NAME":["shelf"]}'],
+    ];
+
+    describe.each(MCP_REVISIONS)('on %s', (revision) => {
+      it('refuses an own __proto__, constructor or prototype key at every level as the entity tool refuses any unknown name', async () => {
+        const before = await shelves();
+        for (const [operation, entity, args] of CALLS) {
+          const withEntity = (name: string) => `{"entity":"${entity}",${args.slice(1).replace('NAME', name)}`;
+          const unknown = problemOf(await raw(compactApp, operation, withEntity('zzz'), revision));
+          const entityTool = `${entity.toLowerCase()}_${operation}`;
+          expect(problemOf(await raw(entityApp, entityTool, args.replace('NAME', 'zzz'), revision))).toEqual(unknown);
+          for (const name of ['__proto__', 'constructor', 'prototype']) {
+            const sent = await raw(compactApp, operation, withEntity(name), revision);
+            // Fastify's JSON parser refuses a body with a __proto__ key (400) before any route runs.
+            if (name === '__proto__' && TEST_PLATFORM === 'fastify') {
+              expect(sent.status).toBe(400);
+              continue;
+            }
+            expect({ operation, args, refused: problemOf(sent) }).toEqual({
+              operation,
+              args,
+              refused: JSON.parse(JSON.stringify(unknown).replaceAll('zzz', name)),
+            });
+          }
+        }
+        if (TEST_PLATFORM !== 'fastify') {
+          const top = problemOf(await raw(compactApp, 'find_many', '{"entity":"Shelf","__proto__":{}}', revision));
+          expect(top).toMatchObject({ code: 'SVC_QUERY_UNSUPPORTED_PARAM', status: 400 });
+          expect(named(top)).toEqual(['__proto__']);
+        }
+        expect(await shelves()).toBe(before);
+      });
+    });
+
+    // As in the entity layout's suite: one database, and rounds enough for V8 to optimize the walks.
+    (db === TEST_DATABASES[0] ? it : it.skip)(
+      'refuses arguments nested thousands of levels deep with a 400 naming the problem, round after round',
+      async () => {
+        const nested = (levels: number, open: string, close: string, inner: string) =>
+          `${open.repeat(levels)}${inner}${close.repeat(levels)}`;
+        const calls = [
+          ['find_many', `{"entity":"Shelf","filter":${nested(3000, '{"not":', '}', '{"capacity":{"eq":1}}')}}`],
+          ['create_many', `{"entity":"Shelf","data":[{"tenant":"a","label":${nested(3000, '[', ']', '"x"')}}]}`],
+          ['find_many', `{"entity":${nested(3000, '{"a":', '}', '1')}}`],
+        ] as const;
+        const before = await shelves();
+        for (let round = 0; round < 200; round++) {
+          const revision = MCP_REVISIONS[round % MCP_REVISIONS.length]!;
+          for (const [operation, args] of calls) {
+            const refused = problemOf(await raw(compactApp, operation, args, revision));
+            expect(refused).toMatchObject({ status: 400 });
+            expect(refused.errors).toEqual([expect.objectContaining({ code: 'too_deep' })]);
+            expect(refused.detail).toMatch(/levels deep/);
+          }
+        }
+        expect(await shelves()).toBe(before);
+      },
+      120_000,
+    );
   });
 
   describe('the size of tools/list', () => {

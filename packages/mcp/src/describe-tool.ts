@@ -8,8 +8,7 @@ import type { EntityDescription, SvcContext } from '@svc/core';
 import type { JsonSchema } from './json-schema';
 import { outputSchemaOf } from './tool-output-schema';
 import { problemResult, successResult, type SvcToolResult } from './tool-result';
-import { QueryInvalidException } from '@svc/core';
-import { toErrorItems, validateArguments } from './validate-arguments';
+import { argumentsException, validateArguments } from './validate-arguments';
 import type { SvcTool, SvcToolDefinition } from './svc-tool';
 
 export const DESCRIBE_TOOL_NAME = 'svc_describe';
@@ -114,7 +113,7 @@ export async function describeForCaller(
 ): Promise<SvcToolResult> {
   try {
     const problems = validateArguments(DESCRIBE_DEFINITION.inputSchema, args ?? {});
-    if (problems.length > 0) throw new QueryInvalidException(toErrorItems(problems));
+    if (problems.length > 0) throw argumentsException(problems);
     const only = typeof args?.['entity'] === 'string' ? args['entity'] : undefined;
     const byEntity = new Map<string, SvcTool[]>();
     for (const tool of tools) {

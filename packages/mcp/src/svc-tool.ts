@@ -1,8 +1,5 @@
 /** One entity operation as an MCP tool: its definition (name, schemas, annotations) and how a call runs. */
 import {
-  QueryInvalidException,
-  QueryUnsupportedParamException,
-  ValidationFailedException,
   type EntityDescription,
   type FindManyQuery,
   type OperationDescription,
@@ -16,7 +13,7 @@ import { outputSchemaOf, receiptFlagOf, successSchemaOf } from './tool-output-sc
 import { toolNameOf } from './tool-name';
 import { toolDescriptionOf } from './tool-description';
 import { problemResult, successResult, type SvcToolResult } from './tool-result';
-import { toErrorItems, validateArguments, type ArgumentProblem } from './validate-arguments';
+import { argumentsException, validateArguments } from './validate-arguments';
 
 /** MCP tool annotations (hints for the host; never a security boundary). */
 export interface SvcToolAnnotations {
@@ -180,17 +177,4 @@ function listQuery(description: EntityDescription, args: Record<string, unknown>
     offset: (args['offset'] as number | undefined) ?? 0,
   });
   return { ...query, page: { number: page.number ?? 1, size: page.size ?? description.pagination.defaultLimit } };
-}
-
-/**
- * Arguments that fail the input schema: SVC_VALIDATION_FAILED when only `data` is at fault,
- * SVC_QUERY_UNSUPPORTED_PARAM when only unknown arguments are, else SVC_QUERY_INVALID; every problem in one error.
- */
-function argumentsException(problems: readonly ArgumentProblem[]): Error {
-  const items = toErrorItems(problems);
-  if (problems.every((problem) => problem.path === 'data' || problem.path.startsWith('data.')))
-    return new ValidationFailedException(items);
-  if (problems.every((problem) => problem.code === 'unknown' && !problem.path.includes('.')))
-    return new QueryUnsupportedParamException(items);
-  return new QueryInvalidException(items);
 }

@@ -3,7 +3,12 @@
  * in), so a wrong type, an unknown key, an operator a field does not allow or an exceeded bound is refused before the
  * engine runs, with one entry per problem naming the argument by its path (`filter.pages.gt`, `data.title`).
  */
-import { type SvcErrorItem } from '@svc/core';
+import {
+  QueryInvalidException,
+  QueryUnsupportedParamException,
+  ValidationFailedException,
+  type SvcErrorItem,
+} from '@svc/core';
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 
@@ -48,6 +53,19 @@ export function toErrorItems(problems: readonly ArgumentProblem[]): SvcErrorItem
       ? { field: path.slice('data.'.length), code, detail }
       : { param: path === '' ? 'arguments' : path, code, detail },
   );
+}
+
+/**
+ * Arguments that fail the input schema: SVC_VALIDATION_FAILED when only `data` is at fault,
+ * SVC_QUERY_UNSUPPORTED_PARAM when only unknown arguments are, else SVC_QUERY_INVALID; every problem in one error.
+ */
+export function argumentsException(problems: readonly ArgumentProblem[]): Error {
+  const items = toErrorItems(problems);
+  if (problems.every((problem) => problem.path === 'data' || problem.path.startsWith('data.')))
+    return new ValidationFailedException(items);
+  if (problems.every((problem) => problem.code === 'unknown' && !problem.path.includes('.')))
+    return new QueryUnsupportedParamException(items);
+  return new QueryInvalidException(items);
 }
 
 interface Walk {
