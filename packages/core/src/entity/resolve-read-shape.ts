@@ -1,0 +1,71 @@
+/** The read-side configuration every read of one entity shares: select, search, include, the server filter, outputs. */
+import type { ApplyArgs } from '../config/entity-config';
+import { buildIncludeConfig, type IncludeConfig } from '../config/include-config';
+import type { RelatedMetadata } from '../config/resolve-field-path';
+import { ConfigurationException } from '../errors/configuration-exception';
+import type { QueryErrors } from '../errors/query-errors';
+import type { EntityMetadata } from '../persistence/entity-metadata';
+import { buildFilterAllowlist } from '../query/build-list-query-config';
+import type { FilterAllowlist } from '../query/filter-allowlist';
+import type { ListQueryConfig } from '../query/list-query-config';
+import { buildSearchConfig, type SearchConfig } from '../query/search-config';
+import { buildSelectConfig, type SelectConfig } from '../query/select-config';
+import { visibleRows } from '../query/visible-rows';
+import { buildOutputSlot } from '../schema/output-slots';
+import { resolveInclude, type IncludeRequest } from './resolve-include';
+import type { ResolveEntityArgs, ResolvedEntity } from './resolved-entity';
+
+/** The read-side configuration every read operation of the entity shares. */
+export interface ReadShape {
+  readonly select: SelectConfig;
+  readonly search?: SearchConfig;
+  readonly include: IncludeConfig;
+  readonly serverFilter: FilterAllowlist;
+  readonly outputItem?: readonly string[];
+  readonly outputList?: readonly string[];
+  readonly includer?: ListQueryConfig['include'];
+  readonly relationScope: NonNullable<ListQueryConfig['relationScope']>;
+  /** Another entity served by the same instance. */
+  readonly peer: (target: Function) => ResolvedEntity | undefined;
+}
+
+export function resolveReadShape(args: {
+  name: string;
+  args: ResolveEntityArgs;
+  metadata: EntityMetadata;
+  related?: RelatedMetadata;
+}): ReadShape {
+  const { name, metadata, related } = args;
+  const { config, adapter } = args.args;
+  const serverFilter = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
+  const maxLength = serverFilter.limits.maxLikePatternLength;
+  const include = buildIncludeConfig({ entity: name, metadata, include: config.include, relations: config.relations });
+  if (include.relations.size > 0 && !adapter.loadRelation) {
+    throw new ConfigurationException({
+      entity: name,
+      path: 'include',
+      message: 'needs a repository adapter that can load relations (loadRelation).',
+    });
+  }
+  const select = buildSelectConfig(name, metadata, config.select);
+  const peer = (other: Function) => args.args.peers?.(other);
+  return {
+    peer,
+    select,
+    search: buildSearchConfig({ related, entity: name, metadata, input: config.search, maxLength, select }),
+    include,
+    serverFilter,
+    outputItem: buildOutputSlot(name, metadata, 'item', config.schema?.output?.item),
+    outputList: buildOutputSlot(name, metadata, 'list', config.schema?.output?.list),
+    includer:
+      include.relations.size > 0
+        ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
+            resolveInclude({ name, include, select, peer }, request, errors, applyArgs)
+        : undefined,
+    relationScope: async (relationName: string, applyArgs: ApplyArgs) => {
+      const relation = metadata.relations.find((candidate) => candidate.property === relationName);
+      const served = relation ? peer(relation.target) : undefined;
+      return served ? visibleRows(served, applyArgs) : undefined;
+    },
+  };
+}
