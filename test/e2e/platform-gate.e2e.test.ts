@@ -19,6 +19,7 @@ import {
   EXCEPTION_FILTERS_METADATA,
   FILTER_CATCH_EXCEPTIONS,
   GUARDS_METADATA,
+  ROUTE_PATH_METADATA,
 } from '../../packages/nestjs/src/nest-metadata-keys';
 import { nestPlatform, NEST_RANGE } from '../../packages/nestjs/src/nest-platform';
 import { typeormPlatform, TYPEORM_RANGE } from '../../packages/typeorm/src/typeorm-platform';
@@ -104,6 +105,7 @@ describe('the platform gate', () => {
     it("names Nest's metadata keys as the installed Nest does (Svc imports no Nest internals)", () => {
       expect(GUARDS_METADATA).toBe(NEST_GUARDS);
       expect(CONTROLLER_PATH_METADATA).toBe(NEST_PATH);
+      expect(ROUTE_PATH_METADATA).toBe(NEST_PATH);
       expect(EXCEPTION_FILTERS_METADATA).toBe(NEST_FILTERS);
       expect(FILTER_CATCH_EXCEPTIONS).toBe(NEST_CATCH);
     });

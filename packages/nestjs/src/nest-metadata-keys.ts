@@ -7,6 +7,9 @@
 /** Where `@Controller(path)` keeps the controller's path (or paths). */
 export const CONTROLLER_PATH_METADATA = 'path';
 
+/** Where a route decorator (`@Get(path)`, `RequestMapping`) keeps a handler's path; Nest maps only methods with one. */
+export const ROUTE_PATH_METADATA = 'path';
+
 /** Where `@UseGuards(...)` keeps a class's or a handler's guards. */
 export const GUARDS_METADATA = '__guards__';
 

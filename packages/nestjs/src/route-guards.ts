@@ -58,23 +58,6 @@ export function routeGuardsGate(registry: SvcRegistry, moduleRef: ModuleRef): Op
   };
 }
 
-/**
- * The guards on one operation's own route handler (not the controller's, which Nest has run already), as one check:
- * for a route that answers as that operation under another route's decorators. `GET /<path>/events` is decorated as
- * `findMany`, and where the entity publishes no events it answers as `findOne` of the row `events`: that operation's
- * guards must hold there as on its own route.
- */
-export function ownRouteGuards(
-  controller: Function,
-  route: Pick<SvcRoute, 'method' | 'path'>,
-  operation: string,
-  moduleRef: ModuleRef,
-): (request: object, response: unknown) => Promise<void> {
-  const own = routeGuardsOf(controller, route, operation, moduleRef);
-  if (!own || own.guards.length === 0) return async () => {};
-  return (request, response) => runGuards({ controller, ...own }, request, response);
-}
-
 /** An operation's generated route handler and the guards on it, or undefined when the controller has no such route. */
 function routeGuardsOf(
   controller: Function,

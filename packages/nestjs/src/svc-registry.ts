@@ -21,6 +21,7 @@ import { holdSvcReplies, JSON_BODY_LIMIT_BYTES } from './http-exchange';
 import { nestPlatform } from './nest-platform';
 import { CONTROLLER_PATH_METADATA } from './nest-metadata-keys';
 import { surfaceKindOf, type SvcSurfaceKind } from './surface-errors';
+import { mapServedRoutes } from './svc-routes';
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
@@ -99,7 +100,36 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
     return controllerPaths(controller).map((path) => `/${[global, path].filter((part) => part !== '').join('/')}`);
   }
 
+  private resolved?: Promise<void>;
+
+  /**
+   * Builds every declared controller's service, once however often asked, and leaves mapped only the routes each
+   * serves. SvcModule asks from `configure`, which Nest runs before it maps the app's routes; an app without HTTP
+   * gets here at onModuleInit.
+   */
+  resolve(): Promise<void> {
+    this.resolved ??= this.buildServices();
+    return this.resolved;
+  }
+
   async onModuleInit(): Promise<void> {
+    await this.resolve();
+    // OpenAPI metadata for @nestjs/swagger (when installed), read when the app builds its document.
+    applyOpenApi(
+      this.controllers().map(({ controller, service }) => ({ controller, description: service.describe() })),
+      { streams: this.sse !== undefined },
+    );
+    // A shared cache store connects before the app serves (bounded by the store), so the first reads are shared too.
+    // A store that cannot say degrades to uncached, as when it fails a read: never a failed boot.
+    await Promise.resolve(this.options.cacheStore?.ready?.()).catch(() => undefined);
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
+    // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
+    app?.set?.('etag', false);
+    acceptJsonPatchOnFastify(app);
+    holdSvcReplies(this.adapterHost.httpAdapter as unknown as Parameters<typeof holdSvcReplies>[0]);
+  }
+
+  private async buildServices(): Promise<void> {
     // One error for every unsupported package, Nest's and the infrastructure's (its ORM) together.
     requireSupportedPlatform([...nestPlatform(), ...(this.options.infrastructure?.platform ?? [])]);
     const instance = createSvc({ classSchemas: classValidatorSchemas(), ...svcOptionsOf(this.options) });
@@ -123,19 +153,7 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
-    // OpenAPI metadata for @nestjs/swagger (when installed), read when the app builds its document.
-    applyOpenApi(
-      this.controllers().map(({ controller, service }) => ({ controller, description: service.describe() })),
-      { streams: this.sse !== undefined },
-    );
-    // A shared cache store connects before the app serves (bounded by the store), so the first reads are shared too.
-    // A store that cannot say degrades to uncached, as when it fails a read: never a failed boot.
-    await Promise.resolve(this.options.cacheStore?.ready?.()).catch(() => undefined);
-    const app = this.adapterHost.httpAdapter?.getInstance?.() as PlatformInstance | undefined;
-    // Svc sets strong ETags itself; Express's automatic weak ETags would answer 304s of their own on lists.
-    app?.set?.('etag', false);
-    acceptJsonPatchOnFastify(app);
-    holdSvcReplies(this.adapterHost.httpAdapter as unknown as Parameters<typeof holdSvcReplies>[0]);
+    for (const controller of this.byController.keys()) mapServedRoutes(this, controller);
   }
 
   /**

@@ -1,4 +1,7 @@
-/** Generates the standard routes on a controller class when `@Svc` decorates it. */
+/**
+ * Generates an entity's routes on its controller class when `@Svc` decorates it (every route its config may serve),
+ * and maps, when the app boots, only those the resolved entity serves.
+ */
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
 import { SvcException, type EntityConfig, type OperationMeta, type RouteDecorator } from '@svc/core';
 import { routeTableOf, type SvcRoute } from '@svc/core/spi';
@@ -12,6 +15,7 @@ import {
   type SvcHttpRequest as Request,
   type SvcHttpResponse as Response,
 } from './http-exchange';
+import { ROUTE_PATH_METADATA } from './nest-metadata-keys';
 import { requestIdOf, writeProblem } from './problem-response';
 import { routeMethodName } from './route-method-name';
 import { createEventsHandler, servesEvents } from './events-route';
@@ -25,32 +29,72 @@ const METHODS = {
   PATCH: RequestMethod.PATCH,
   DELETE: RequestMethod.DELETE,
 };
+
+/** A generated route method by name, and the routes it answers for (an OPTIONS method: every route of its path). */
+interface GeneratedRoute {
+  readonly name: string;
+  readonly routes: readonly SvcRoute[];
+}
+
+/** The route methods `@Svc` generated on each controller class. */
+const generatedRoutes = new WeakMap<Function, readonly GeneratedRoute[]>();
+
+/** The route paths taken off methods an app does not serve, kept for an app that boots the class and serves them. */
+const unmappedPaths = new WeakMap<Function, unknown>();
+
 export function defineRoutes(controller: Function, config: EntityConfig): void {
   const param = config.identifier?.field ?? 'id';
   // Routes per path, for OPTIONS's Allow header.
   const byPath = new Map<string, SvcRoute[]>();
-  const table = routeTableOf(config);
-  const handlerOf = (route: SvcRoute) =>
-    createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
-  for (const route of table) {
+  const generated: GeneratedRoute[] = [];
+  for (const route of routeTableOf(config)) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
     const name = routeMethodName(route);
     if (route.stream) {
-      // Where realtime is off, `GET /events` stays the read by id of a row whose id is `events`.
-      const byId = table.find((other) => other.operation === route.fallback && other.path === `:${param}`);
-      const fallback = byId && { operation: byId.operation, handler: handlerOf(byId) };
-      const handler = createEventsHandler(controller, fallback, param);
-      defineRoute(controller, name, route.path, METHODS[route.method], handler);
+      if (defineRoute(controller, name, route.path, METHODS[route.method], createEventsHandler(controller)))
+        generated.push({ name, routes: [route] });
       if (route.guardedAs) decorateRoute(controller, name, decoratorsOf(config, route.guardedAs));
       continue;
     }
-    defineRoute(controller, name, route.path, METHODS[route.method], handlerOf(route), { passthrough: true });
+    const handler = createHandler(controller, route, param, () => byPath.get(route.path) ?? [route]);
+    if (defineRoute(controller, name, route.path, METHODS[route.method], handler, { passthrough: true }))
+      generated.push({ name, routes: [route] });
     decorateRoute(controller, name, decoratorsOf(config, route.operation));
   }
   for (const [path, routes] of byPath) {
     const name = `svcOptions_${path.replace(/\W/g, '_')}`;
-    defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes));
+    if (defineRoute(controller, name, path, RequestMethod.OPTIONS, createOptionsHandler(controller, routes)))
+      generated.push({ name, routes });
   }
+  generatedRoutes.set(controller, generated);
+}
+
+/**
+ * Leaves mapped only the generated routes the resolved entity answers, before Nest maps the app's routes: an operation
+ * that resolution leaves out (restore and purge without soft delete) and the event stream where no events are
+ * streamed lose their route path, so Nest maps no route for them, and its route log, `OPTIONS` and the OpenAPI
+ * document list the same routes. A route of an operation the global map disables stays mapped: it answers 405. An
+ * app that boots the class again maps it afresh.
+ */
+export function mapServedRoutes(registry: SvcRegistry, controller: Function): void {
+  const prototype = controller.prototype as Record<string, Function>;
+  for (const { name, routes } of generatedRoutes.get(controller) ?? []) {
+    const handler = prototype[name];
+    if (typeof handler !== 'function') continue;
+    if (routes.some((route) => answersAt(registry, controller, route))) {
+      if (unmappedPaths.has(handler)) Reflect.defineMetadata(ROUTE_PATH_METADATA, unmappedPaths.get(handler), handler);
+      unmappedPaths.delete(handler);
+    } else if (Reflect.hasOwnMetadata(ROUTE_PATH_METADATA, handler)) {
+      unmappedPaths.set(handler, Reflect.getOwnMetadata(ROUTE_PATH_METADATA, handler));
+      Reflect.deleteMetadata(ROUTE_PATH_METADATA, handler);
+    }
+  }
+}
+
+/** Whether a route answers at all: its operation is resolved (on, or disabled: 405), or its event stream is served. */
+function answersAt(registry: SvcRegistry, controller: Function, route: SvcRoute): boolean {
+  if (route.stream) return servesEvents(registry, controller);
+  return registry.engineFor(controller).entity.operations.has(route.operation);
 }
 
 /** `operations.<id>.meta.decorators`, or for a relation operation (`tags:add`) `relations.<name>.write.decorators`. */
@@ -89,15 +133,21 @@ function allowedMethods(registry: SvcRegistry, controller: Function, routes: rea
   return [...methods];
 }
 
-/** OPTIONS answers with the methods of the operations the entity really serves on that path (known after boot). */
+/**
+ * OPTIONS answers, on a path where some route answers, with the methods of the operations the entity serves there
+ * (none but OPTIONS where the global map disables them all: each answers 405 naming the same).
+ */
 function createOptionsHandler(controller: Function, routes: readonly SvcRoute[]) {
   return async function svcOptions(this: Record<string, unknown>, request: Request, response: Response): Promise<void> {
     try {
-      const methods = allowedMethods(this[SVC_REGISTRY_PROPERTY] as SvcRegistry, controller, routes);
-      if (methods.length === 0) {
-        throw new SvcException('SVC_ROUTE_NOT_FOUND', { detail: `Cannot OPTIONS ${requestUrl(request)}.` });
+      const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
+      // Mapped only where a route answers; the check holds that should two apps booting one class at once mix it up.
+      if (!routes.some((route) => answersAt(registry, controller, route))) {
+        throw new SvcException('SVC_ROUTE_NOT_FOUND', {
+          detail: `Cannot OPTIONS ${requestUrl(request)}. Check the path.`,
+        });
       }
-      setHeader(response, 'Allow', [...methods, 'OPTIONS'].join(', '));
+      setHeader(response, 'Allow', [...allowedMethods(registry, controller, routes), 'OPTIONS'].join(', '));
       sendNow(response, 204);
     } catch (error) {
       writeProblem(request, response, error);
@@ -105,6 +155,7 @@ function createOptionsHandler(controller: Function, routes: readonly SvcRoute[])
   };
 }
 
+/** Defines a route method on the controller; false where a method of that name is there (it keeps its route). */
 function defineRoute(
   controller: Function,
   name: string,
@@ -112,19 +163,18 @@ function defineRoute(
   method: RequestMethod,
   handler: (request: Request, response: Response) => Promise<unknown>,
   options: { readonly passthrough?: boolean } = {},
-): void {
-  if (Object.prototype.hasOwnProperty.call(controller.prototype, name)) return;
-  {
-    Object.defineProperty(handler, 'name', { value: name });
-    Object.defineProperty(controller.prototype, name, { value: handler, writable: true, configurable: true });
-    const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name)!;
-    Reflect.defineMetadata('design:paramtypes', [Object, Object], controller.prototype, name);
-    Req()(controller.prototype, name, 0);
-    // Passthrough: the route sets status and headers, and returns its body through Nest's pipeline, so the app's
-    // interceptors see the result.
-    Res({ passthrough: options.passthrough === true })(controller.prototype, name, 1);
-    RequestMapping({ path, method })(controller.prototype, name, descriptor);
-  }
+): boolean {
+  if (Object.prototype.hasOwnProperty.call(controller.prototype, name)) return false;
+  Object.defineProperty(handler, 'name', { value: name });
+  Object.defineProperty(controller.prototype, name, { value: handler, writable: true, configurable: true });
+  const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name)!;
+  Reflect.defineMetadata('design:paramtypes', [Object, Object], controller.prototype, name);
+  Req()(controller.prototype, name, 0);
+  // Passthrough: the route sets status and headers, and returns its body through Nest's pipeline, so the app's
+  // interceptors see the result.
+  Res({ passthrough: options.passthrough === true })(controller.prototype, name, 1);
+  RequestMapping({ path, method })(controller.prototype, name, descriptor);
+  return true;
 }
 
 function createHandler(controller: Function, route: SvcRoute, param: string, samePath: () => readonly SvcRoute[]) {

@@ -1,5 +1,13 @@
 /** `SvcModule.forRoot` / `forRootAsync`: the global options, the registry, `@InjectSvc` providers, the problem filter. */
-import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type NestModule,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import { ConfigurationException } from '@svc/core';
 import { requireSupportedPlatform } from '@svc/core/spi';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
@@ -32,7 +40,17 @@ export interface SvcModuleAsyncOptions extends SvcSurfaceSwitches {
 }
 
 @Module({})
-export class SvcModule {
+export class SvcModule implements NestModule {
+  constructor(@Inject(SvcRegistry) private readonly registry: SvcRegistry) {}
+
+  /**
+   * Nest runs this before it maps the app's routes: the services resolve here, so only the routes they serve are
+   * mapped. An app without HTTP never runs it, and resolves them at the registry's onModuleInit.
+   */
+  async configure(): Promise<void> {
+    await this.registry.resolve();
+  }
+
   static forRoot(options: SvcModuleOptions = {}): DynamicModule {
     // The platform gate, as the module is declared: before any provider (TypeORM's DataSource among them) is built.
     // forRootAsync's infrastructure is known only at boot, where SvcRegistry runs the same check.
