@@ -1,5 +1,6 @@
 /** One entity operation as an MCP tool: its definition (name, schemas, annotations) and how a call runs. */
 import {
+  BatchTooLargeException,
   type EntityDescription,
   type FindManyQuery,
   type OperationDescription,
@@ -99,6 +100,7 @@ export class SvcTool {
   async call(args: Record<string, unknown> | undefined, context: SvcContext): Promise<SvcToolResult> {
     try {
       const input = args ?? {};
+      refuseOversizedBatch(this.described, input);
       const problems = validateArguments(this.definition.inputSchema, input);
       if (problems.length > 0) throw argumentsException(problems);
       const request = this.requestOf(input);
@@ -177,4 +179,17 @@ function listQuery(description: EntityDescription, args: Record<string, unknown>
     offset: (args['offset'] as number | undefined) ?? 0,
   });
   return { ...query, page: { number: page.number ?? 1, size: page.size ?? description.pagination.defaultLimit } };
+}
+
+/**
+ * A batch of more items than `batch.maxItems`, refused as the engine refuses it over REST and GraphQL (400
+ * SVC_BATCH_TOO_LARGE naming the limit, the maximum and the count), whatever else is wrong with the items. The input
+ * schema's `maxItems` tells the agent the bound; checked here first, it never words the refusal as a validation
+ * failure.
+ */
+function refuseOversizedBatch(operation: OperationDescription, args: Record<string, unknown>): void {
+  const max = operation.items?.maxItems;
+  const items = args['data'];
+  if (max !== undefined && Array.isArray(items) && items.length > max)
+    throw new BatchTooLargeException('maxItems', max, items.length);
 }

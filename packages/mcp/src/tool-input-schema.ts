@@ -176,7 +176,7 @@ export function inputSchemaOf(description: EntityDescription, operation: Operati
     properties['data'] = operation.items
       ? {
           type: 'array',
-          description: `The ${description.name} rows to write, all or nothing.`,
+          description: `The ${description.name} rows to write, all or nothing: at most ${operation.items.maxItems} a call (batch.maxItems).`,
           items: data,
           minItems: 1,
           maxItems: operation.items.maxItems,
