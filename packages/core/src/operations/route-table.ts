@@ -1,9 +1,10 @@
 /**
- * The route table of an entity config: every route the HTTP binding serves and the description API reports, derived
- * from the config alone (routes exist before the adapter's metadata is known), in match order.
+ * The route table of an entity config: every route the HTTP binding may serve and the description API reports, derived
+ * from the config alone (routes are declared before the adapter's metadata is known), in match order. The binding
+ * maps, at boot, only the routes the resolved entity serves.
  */
 import type { CustomOperationConfig, EntityConfig, RouteOptions } from '../config/entity-config';
-import { listsRows, readsById, type HttpMethod } from '../config/operation-facts';
+import { listsRows, type HttpMethod } from '../config/operation-facts';
 import type { OperationDefinition } from './operation-definition';
 import { definitionOf, STANDARD_OPERATIONS } from './operation-registry';
 import { subscribe } from './definitions/subscribe';
@@ -26,12 +27,8 @@ export interface SvcRoute {
   readonly jsonPatch?: boolean;
   /** The realtime subscription (`GET /events`): a stream, served when the entity's realtime is on. */
   readonly stream?: boolean;
-  /**
-   * The subscription's: the operation whose guards it carries (the list's), and the read by id it answers as where
-   * the entity publishes no events (the row whose id is `events`).
-   */
+  /** The subscription's: the operation whose guards it carries (the list's). */
   readonly guardedAs?: string;
-  readonly fallback?: string;
 }
 
 /**
@@ -70,8 +67,8 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
       };
     });
   const list = STANDARD_OPERATIONS.find(listsRows);
-  const item = STANDARD_OPERATIONS.find(readsById);
-  // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves.
+  // The subscription route is always in the table: whether realtime is on is known once the settings chain resolves,
+  // and a binding maps the route only where events are served (elsewhere the path is the read by id's).
   standard.push({
     operation: subscribe.id,
     method: subscribe.route.method,
@@ -80,7 +77,6 @@ export function routeTableOf(config: EntityConfig): SvcRoute[] {
     query: true,
     stream: true,
     ...(list ? { guardedAs: list.id } : {}),
-    ...(item ? { fallback: item.id } : {}),
   });
   standard.sort((a, b) => specificity(b.path) - specificity(a.path));
   // Among themselves, custom routes go specific first too, so a custom `:id` does not swallow a custom `short`.
