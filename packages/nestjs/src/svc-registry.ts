@@ -21,7 +21,6 @@ import { holdSvcReplies, JSON_BODY_LIMIT_BYTES } from './http-exchange';
 import { nestPlatform } from './nest-platform';
 import { CONTROLLER_PATH_METADATA } from './nest-metadata-keys';
 import { surfaceKindOf, type SvcSurfaceKind } from './surface-errors';
-import { mapServedRoutes } from './svc-routes';
 
 @Injectable()
 export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
@@ -103,9 +102,9 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   private resolved?: Promise<void>;
 
   /**
-   * Builds every declared controller's service, once however often asked, and leaves mapped only the routes each
-   * serves. SvcModule asks from `configure`, which Nest runs before it maps the app's routes; an app without HTTP
-   * gets here at onModuleInit.
+   * Builds every declared controller's service, once however often asked. SvcModule asks from `configure`, which Nest
+   * runs before it maps the app's routes, so that only the routes they serve are mapped; an app without HTTP gets here
+   * at onModuleInit.
    */
   resolve(): Promise<void> {
     this.resolved ??= this.buildServices();
@@ -153,7 +152,6 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
       this.byController.set(declaration.controller, service);
       if (!this.byEntity.has(declaration.entity)) this.byEntity.set(declaration.entity, service);
     }
-    for (const controller of this.byController.keys()) mapServedRoutes(this, controller);
   }
 
   /**

@@ -17,6 +17,7 @@ import { surfaceControllers } from './surface-controllers';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { declaredEntities } from './svc-declarations';
 import { SvcRegistry } from './svc-registry';
+import { mapServedRoutes } from './svc-routes';
 import { SVC_OPTIONS, svcToken } from './svc.constants';
 import { nestPlatform } from './nest-platform';
 
@@ -44,11 +45,12 @@ export class SvcModule implements NestModule {
   constructor(@Inject(SvcRegistry) private readonly registry: SvcRegistry) {}
 
   /**
-   * Nest runs this before it maps the app's routes: the services resolve here, so only the routes they serve are
-   * mapped. An app without HTTP never runs it, and resolves them at the registry's onModuleInit.
+   * Nest runs this before it maps the app's routes: the services resolve here, and each controller keeps mapped only
+   * the routes its entity serves. An app without HTTP never runs it, and resolves them at the registry's onModuleInit.
    */
   async configure(): Promise<void> {
     await this.registry.resolve();
+    for (const { controller } of this.registry.controllers()) mapServedRoutes(this.registry, controller);
   }
 
   static forRoot(options: SvcModuleOptions = {}): DynamicModule {
