@@ -5,7 +5,7 @@
  */
 import { BatchTooLargeException } from '../errors/svc-exception';
 import { andFilters } from '../persistence/query-ast';
-import { resolveBatchFilter } from '../query/resolve-list-query';
+import { resolveBatchFilter } from '../query/resolve-batch-filter';
 import { projectRow } from '../schema/output-projection';
 import { liveView, scopeFilter, softDeletes } from '../pipeline/load-row';
 import { stage } from '../pipeline/stage';

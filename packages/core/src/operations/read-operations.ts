@@ -4,12 +4,8 @@ import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
 import { checkKeysetConfig } from '../query/check-keyset-config';
 import type { QueryPairs } from '../query/parse-query-string';
-import {
-  resolveProgrammaticItemQuery,
-  resolveProgrammaticListQuery,
-  resolveWireItemQuery,
-  resolveWireListQuery,
-} from '../query/resolve-list-query';
+import { resolveProgrammaticItemQuery, resolveWireItemQuery } from '../query/resolve-item-query';
+import { resolveProgrammaticListQuery, resolveWireListQuery } from '../query/resolve-list-query';
 import { projectRow } from '../schema/output-projection';
 import { attachIncludes } from './attach-includes';
 import { createBuiltInHandlers, type ListResult } from './list-handlers';

@@ -17,7 +17,7 @@ import { readListParams } from '../query/read-list-params';
 import { visibleRows } from '../query/visible-rows';
 import { askPolicy } from '../pipeline/ask-policy';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
-import { resolveClientFilter } from '../query/resolve-list-query';
+import { resolveClientFilter } from '../query/resolve-client-filter';
 import { eventSubjectOf } from '../realtime/event-subject';
 import type { RealtimeEvent } from '../realtime/realtime-event';
 

@@ -1,4 +1,7 @@
-/** Reads the wire parameters of a list read into the programmatic query shape, collecting every problem. */
+/**
+ * Reads the wire parameters of a list read into the programmatic query shape, collecting every problem; refuses those a
+ * read does not take, and spells a programmatic list the wire's way.
+ */
 import type { QueryPairs } from './parse-query-string';
 import { splitBracketKey } from './parse-query-string';
 import type { QueryErrors } from '../errors/query-errors';
@@ -156,4 +159,23 @@ function conflict(key: string, errors: QueryErrors): void {
 
 function isTree(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Refuses every parameter the wire holds outside `kept`, each by the name the client sent it as. */
+export function refuseParams(
+  wire: WireListQuery,
+  kept: ReadonlySet<keyof WireListQuery>,
+  refuse: (param: string) => void,
+) {
+  for (const key of Object.keys(wire) as (keyof WireListQuery)[]) {
+    if (kept.has(key) || wire[key] === undefined) continue;
+    if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
+    else if (key === 'relationSelects') wire.relationSelects?.forEach((_value, path) => refuse(`select[${path}]`));
+    else refuse(key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key);
+  }
+}
+
+/** A programmatic list value (`['a', 'b']`) in its wire spelling (`a,b`). */
+export function joined(value: readonly string[] | string | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : (value as string | undefined);
 }

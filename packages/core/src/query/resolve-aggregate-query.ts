@@ -12,8 +12,10 @@ import type { AggregateArgs, AggregateMeasure, AggregateSortKey, GroupKey } from
 import { readPageInteger } from '../pagination/pagination-strategy';
 import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
-import { readListParams, type WireListQuery } from './read-list-params';
-import { readSearch, readView, refuseParams, resolveClientFilter, scopedWhere } from './resolve-list-query';
+import { readListParams, refuseParams, type WireListQuery } from './read-list-params';
+import { resolveClientFilter } from './resolve-client-filter';
+import { readSearch, readView } from './resolve-list-query';
+import { scopedWhere } from './scope-relation-paths';
 import { relationOfPath } from '../config/resolve-field-path';
 
 /** A resolved aggregate read: the adapter's arguments, with the page always bounded (by `maxGroups` at most). */

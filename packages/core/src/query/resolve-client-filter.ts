@@ -1,0 +1,47 @@
+/** The client's filter of a read, from the JSON form, the bracket form, or both under one bound. */
+import type { QueryErrors } from '../errors/query-errors';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
+import type { FilterAllowlist } from './filter-allowlist';
+import type { WireListQuery } from './read-list-params';
+import { resolveFilterExpression } from './resolve-filter-expression';
+
+/**
+ * The client's filter, from the JSON form (`filter=`), the bracket form (`filter[...]`) or both ANDed. Both at once
+ * hold one `maxTerms` between them, as the bound parameters (and the per-event work of a subscription) it allows are
+ * reckoned for one filter.
+ */
+export function resolveClientFilter(
+  wire: Pick<WireListQuery, 'filter' | 'filterJson'>,
+  allowlist: FilterAllowlist,
+  errors: QueryErrors,
+): FilterNode | undefined {
+  const filter = andFilters(
+    wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, allowlist, errors),
+    wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, allowlist, errors),
+  );
+  if (wire.filterJson !== undefined && wire.filter !== undefined && filter) {
+    const terms = conditionsIn(filter);
+    const { maxTerms } = allowlist.limits;
+    if (terms > maxTerms) {
+      errors.add(
+        'filter',
+        'too_many_terms',
+        `filter and filter[...] hold ${terms} conditions between them; the limit is ${maxTerms}. Use fewer conditions, or 'in' lists.`,
+      );
+    }
+  }
+  return filter;
+}
+
+/** The conditions of a filter, whatever groups hold them. */
+function conditionsIn(node: FilterNode): number {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + conditionsIn(child), 0);
+    case 'not':
+      return conditionsIn(node.child);
+    default:
+      return 1;
+  }
+}
