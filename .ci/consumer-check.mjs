@@ -2,15 +2,17 @@
 // (scripts/local-registry.mjs), then, in fresh apps outside the workspace, runs the README's Quick start as printed:
 // its .npmrc line and its install line (pnpm or npm; unpinned, so peers resolve to what the registry serves today),
 // writes its source files, builds them with tsc and calls the app as its curl lines do. Each app also imports every
-// @svc package (with the optional surfaces' peers added as their guides say) and checks that Svc shares the app's own
-// @nestjs/* and typeorm. Apps: CommonJS on Node 24 with pnpm and with npm, an ECMAScript-module app on Node 22, and
-// the oldest line on the machine's Node 20.
+// @svc package it has (with the optional surfaces' peers added as their guides say) and checks that Svc shares the
+// app's own @nestjs/* and typeorm. Apps: CommonJS on Node 24 with pnpm and with npm, an ECMAScript-module app on
+// Node 22, and the oldest line on the machine's Node 20; and a CommonJS app on Node 24 that installs with npm's
+// legacy-peer-deps, as yarn and pnpm with auto-install-peers=false do: no peer is installed for it, required or
+// optional (@opentelemetry/api among them), so it has what the Quick start names and nothing else.
 //
 //   node .ci/consumer-check.mjs          (after pnpm install; builds the packages itself)
 //   SVC_CONSUMER_KEEP=1 keeps the app folders; SVC_CONSUMER_APPS=esm-node22,... runs only those.
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, run, startLocalRegistry, workspacePackages } from '../scripts/local-registry.mjs';
@@ -49,6 +51,14 @@ const NEWEST_LINE = {
   graphql: '17',
   ioredis: '6',
 };
+/** The newest line of the packages the Quick start names itself (the app without peers has no others). */
+const QUICK_START_NEWEST_LINE = {
+  '@nestjs/common': '12',
+  '@nestjs/core': '12',
+  typeorm: '1',
+  'better-sqlite3': '13',
+  'class-validator': '0.15',
+};
 const OLDEST_LINE = {
   '@nestjs/common': '11',
   '@nestjs/core': '11',
@@ -64,7 +74,18 @@ const APPS = [
   { name: 'cjs-node24-npm', node: '24', install: 'npm', esm: false, line: NEWEST_LINE },
   { name: 'esm-node22-pnpm', node: '22', install: 'pnpm', esm: true, line: NEWEST_LINE },
   { name: 'oldest-node20-pnpm', node: 'system', install: 'oldest', esm: false, line: OLDEST_LINE },
+  {
+    name: 'cjs-node24-npm-no-peers',
+    node: '24',
+    install: 'npm',
+    esm: false,
+    line: QUICK_START_NEWEST_LINE,
+    peers: false,
+  },
 ];
+
+/** The @svc packages the Quick start installs: all an app without peers has. */
+const QUICK_START_PACKAGES = ['core', 'nestjs', 'typeorm'];
 
 /** The README's Quick start: its shell blocks and its source files (each opens with a `// src/<file>` line). */
 function quickStart() {
@@ -121,9 +142,9 @@ function sh(script, cwd, env) {
   run('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, timeout: 10 * 60_000 });
 }
 
-/** What an app checks beside the Quick start: every @svc package loads, on the app's own Nest and TypeORM. */
-function platformCheck(esm) {
-  const packages = workspacePackages().map((name) => `@svc/${name}`);
+/** What an app checks beside the Quick start: each of `names` (@svc packages) loads, on the app's own Nest and TypeORM. */
+function platformCheck(esm, names) {
+  const packages = names.map((name) => `@svc/${name}`);
   const shared = { '@svc/nestjs': ['@nestjs/common', '@nestjs/core'], '@svc/typeorm': ['typeorm'] };
   const body = `
 const packages = ${JSON.stringify(packages)};
@@ -208,6 +229,13 @@ function versionsIn(app, dir, env) {
   return `node ${node}, ${REPORTED.map((name) => `${name} ${installed[name]}`).join(', ')}`;
 }
 
+/** The optional surfaces' packages, as an app adds them after the Quick start (pinned to the oldest line there). */
+function surfacesFor(app) {
+  const surfaces = [...workspacePackages().map((name) => `@svc/${name}`), ...SURFACE_PEERS];
+  const oldest = app.install === 'oldest' ? ['graphql@16', 'ioredis@5'] : [];
+  return [...surfaces.filter((name) => !oldest.some((pin) => pin.startsWith(`${name}@`))), ...oldest];
+}
+
 async function checkApp(app, start, root) {
   const dir = join(root, app.name);
   mkdirSync(join(dir, 'src'), { recursive: true });
@@ -215,15 +243,21 @@ async function checkApp(app, start, root) {
   const manifest = { name: `svc-consumer-${app.name}`, version: '0.0.0', private: true };
   if (app.esm) manifest.type = 'module';
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const withPeers = app.peers !== false;
+  // npm's own setting for installing no peers, as an app sets it; the README's lines then run as printed.
+  if (!withPeers) writeFileSync(join(dir, '.npmrc'), 'legacy-peer-deps=true\n');
   // The Quick start as printed: the registry line, then the install line.
   sh(start.registry, dir, env);
   sh(start.installs[app.install], dir, env);
-  // The optional surfaces' packages and the build tools, as an app adds them after the Quick start.
-  const surfaces = [...workspacePackages().map((name) => `@svc/${name}`), ...SURFACE_PEERS];
-  const oldest = app.install === 'oldest' ? ['graphql@16', 'ioredis@5'] : [];
-  const extra = [...surfaces.filter((name) => !oldest.some((pin) => pin.startsWith(`${name}@`))), ...oldest];
   const tools = ['typescript@~5.9', `@types/node@${app.node === 'system' ? 20 : app.node}`];
-  if (app.install === 'npm') {
+  const names = withPeers ? workspacePackages() : QUICK_START_PACKAGES;
+  if (!withPeers) {
+    // Nothing beside the Quick start but the build tools; no optional peer may have come in.
+    sh(`npm install -D --no-audit --no-fund ${tools.join(' ')}`, dir, env);
+    if (existsSync(join(dir, 'node_modules', '@opentelemetry', 'api')))
+      throw new Error(`${app.name} has @opentelemetry/api installed, so it does not show an app without peers`);
+  } else if (app.install === 'npm') {
+    const extra = surfacesFor(app);
     // TypeORM 1 declares ioredis ^5 as an optional peer, and npm refuses ioredis 6 beside it: the override the
     // installing guide gives for @svc/redis with npm.
     sh(NPM_IOREDIS_OVERRIDE, dir, env);
@@ -233,13 +267,13 @@ async function checkApp(app, start, root) {
       env,
     );
   } else {
-    sh(`pnpm add ${extra.join(' ')} && pnpm add -D ${tools.join(' ')}`, dir, env);
+    sh(`pnpm add ${surfacesFor(app).join(' ')} && pnpm add -D ${tools.join(' ')}`, dir, env);
   }
   for (const file of start.files) {
     const text = app.esm ? file.text.replace(/from '(\.\/[^']+)'/g, "from '$1.js'") : file.text;
     writeFileSync(join(dir, file.path), text);
   }
-  writeFileSync(join(dir, 'src', 'platform-check.ts'), platformCheck(app.esm));
+  writeFileSync(join(dir, 'src', 'platform-check.ts'), platformCheck(app.esm, names));
   const compilerOptions = {
     target: 'ES2022',
     ...(app.esm
