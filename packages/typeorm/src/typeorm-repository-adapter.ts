@@ -1,5 +1,5 @@
 /** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
-import type { EntityKey, FilterNode, Row } from '@svc/core';
+import type { EntityKey, Row } from '@svc/core';
 import type {
   AdapterSession,
   AggregateArgs,
@@ -11,19 +11,17 @@ import type {
   KeyedChange,
   LoadRelationArgs,
   RepositoryAdapter,
-  RowView,
   UpdateRelationArgs,
   UpdateArgs,
   WriteArgs,
   WrittenRow,
 } from '@svc/core/spi';
-import { ConflictException, UnresolvedRelationException } from '@svc/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { bindSql, rawRows } from './bound-sql';
 import { PAGE_TOTAL, pageTotalSql } from './page-total-sql';
 import { EntityTable, useDeleteMarker } from './entity-table';
 import { relationOrderTerms } from './relation-sort-sql';
-import { filterToSql, keyToSql, rowsOfSql, SqlParameters } from './filter-sql';
+import { keyToSql, rowsOfSql, SqlParameters } from './filter-sql';
 import { mapDriverError, type StatementKind } from './map-driver-error';
 import { runTransaction, WorkFailure } from './transaction-runner';
 import { managerOf, TypeOrmSession } from './typeorm-session';
@@ -31,31 +29,12 @@ import { forBuilder, toEntityValues, withGeneratedUuids } from './write-values';
 import { BatchWriter } from './batch-writes';
 import { executeReturning } from './returning-statement';
 import { RowInsert } from './insert-sql';
-import { returnsRowsOfWrites, type DatabaseDialect } from './database-dialect';
+import { returnsRowsOfWrites } from './database-dialect';
 import { loadRelation } from './relation-loader';
 import { exactSpellingSql, orderTerms } from './keyset-sql';
 import { aggregateSql, GROUP_TOTAL } from './aggregate-sql';
-
-/**
- * Alias of the entity's table in SELECTs. Its own columns are referenced unqualified; only the correlated subquery of
- * a relation-path sort names it, to reach the root's join column, and an aggregate, beside the tables it joins.
- */
-const TABLE_ALIAS = 'svc_row';
-
-interface WhereArgs {
-  readonly where?: FilterNode;
-  readonly key?: EntityKey;
-  readonly view: RowView;
-}
-
-/** Members written or looked up per statement. */
-const MEMBER_CHUNK = 200;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}
+import { updateRelationMembers } from './relation-members';
+import { lockSql, pageSql, TABLE_ALIAS, whereSql } from './select-sql';
 
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
@@ -113,7 +92,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const driver = this.table.driver;
     const params = new SqlParameters();
-    const fromWhere = `${this.fromSql}${this.whereSql({ where: args.where, view: args.view }, params)}`;
+    const fromWhere = `${this.fromSql}${whereSql(this.table, { where: args.where, view: args.view }, params)}`;
     const selected = [this.table.selectListAs(TABLE_ALIAS)];
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
@@ -121,7 +100,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       const spelling = exactSpellingSql(this.table.dialect, column, driver.normalizeType(column.orm));
       selected.push(`${spelling} AS ${driver.escape(`svc_exact_${index}`)}`);
     });
-    const lock = this.lockSql(args);
+    const lock = lockSql(this.table, args);
     // The total rides along the page, unless it counts other conditions (a keyset page counts its filter alone) or
     // the page locks its rows: PostgreSQL refuses FOR UPDATE beside an aggregate or a window, so it is counted apart.
     const totalInPage = args.count && !('countWhere' in args) && lock === '';
@@ -150,7 +129,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     );
     const count = async (): Promise<number> => {
       const countParams = new SqlParameters();
-      const where = this.whereSql(
+      const where = whereSql(
+        this.table,
         { where: 'countWhere' in args ? args.countWhere : args.where, view: args.view },
         countParams,
       );
@@ -188,8 +168,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   async findOne(args: FindOneArgs): Promise<Row | null> {
     const manager = managerOf(args.session, this.dataSource.manager);
     const params = new SqlParameters();
-    const where = this.whereSql({ key: args.key, where: args.where, view: args.view }, params);
-    const lock = this.lockSql(args);
+    const where = whereSql(this.table, { key: args.key, where: args.where, view: args.view }, params);
+    const lock = lockSql(this.table, args);
     const query = bindSql(
       this.table.driver,
       `SELECT ${this.table.selectListAs(TABLE_ALIAS)} FROM ${this.fromSql}${where}${lock}`,
@@ -205,7 +185,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const manager = managerOf(args.session, this.dataSource.manager);
     const driver = this.table.driver;
     const params = new SqlParameters();
-    const where = this.whereSql({ where: args.where, view: args.view }, params);
+    const where = whereSql(this.table, { where: args.where, view: args.view }, params);
     const statements = aggregateSql(this.table, args, { from: this.fromSql, where, alias: TABLE_ALIAS }, params);
     const offset = args.offset !== undefined && args.offset > 0 ? args.offset : undefined;
     // As in findMany: MySQL takes no OFFSET without a LIMIT.
@@ -321,42 +301,8 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async updateRelation(args: UpdateRelationArgs): Promise<void> {
     const manager = managerOf(args.session, this.dataSource.manager);
-    const relation = this.table.orm.findRelationWithPropertyPath(args.relation);
-    if (!relation || !(relation.isOneToMany || relation.isManyToMany))
-      throw new Error(`@svc/typeorm: '${args.relation}' is not a to-many relation of ${this.table.name}.`);
-    const target = this.table.tableOf(relation.inverseEntityMetadata.target as Function);
-    const [targetKey] = target.primary;
-    if (relation.isOneToMany && args.remove.length > 0 && relation.inverseRelation?.isNullable === false) {
-      throw new ConflictException(
-        `A ${target.name} cannot be detached from ${this.table.name}.${args.relation}: its ${relation.inverseRelation.propertyPath} is required. Delete it, or attach it elsewhere.`,
-      );
-    }
-    if (args.add.length > 0) {
-      const present = new Set<string>();
-      for (const ids of chunks(args.add, MEMBER_CHUNK)) {
-        const params = new SqlParameters();
-        const found = await this.guard('read', () =>
-          manager
-            .createQueryBuilder()
-            .select(`${targetKey!.quoted}`, 'svc_key')
-            .from(relation.inverseEntityMetadata.target, 'svc_target')
-            .where(`${targetKey!.quoted} IN (${ids.map((id) => params.bind(id)).join(', ')})`, params.values)
-            .getRawMany<{ svc_key: unknown }>(),
-        );
-        for (const row of found) present.add(String(row.svc_key));
-      }
-      const missing = args.add.filter((id) => !present.has(String(id)));
-      if (missing.length > 0) {
-        throw new UnresolvedRelationException(
-          `${args.relation}: no ${target.name} with ${targetKey!.property} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
-        );
-      }
-    }
-    // In chunks: TypeORM writes a removal as one OR of key pairs and an addition as one multi-row INSERT, which past a
-    // few hundred members would outgrow SQLite's expression depth and any database's bound-parameter limit.
-    const builder = () => manager.createQueryBuilder().relation(this.target, args.relation).of(args.key);
-    for (const ids of chunks(args.remove, MEMBER_CHUNK)) await this.guard('write', () => builder().remove([...ids]));
-    for (const ids of chunks(args.add, MEMBER_CHUNK)) await this.guard('write', () => builder().add([...ids]));
+    const guard = <T>(kind: StatementKind, run: () => Promise<T>) => this.guard(kind, run);
+    await updateRelationMembers({ manager, table: this.table, target: this.target, guard }, args);
   }
 
   /** This entity with `property`, a nullable date or date-time column, as its soft-delete marker (`delete.field`). */
@@ -374,27 +320,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     return this.guard('read', () =>
       loadRelation({ manager, table: this.table, tableOf: (target) => this.table.tableOf(target) }, args),
     );
-  }
-
-  /**
-   * ` WHERE ...` with the key, filter and view conditions (empty when there are none), binding into `params`. The
-   * view is the adapter's own soft-delete condition; TypeORM's is never added, as these statements bypass its builder.
-   * A child entity of single-table inheritance reads its own rows only (`rowsOfSql`).
-   */
-  private whereSql(args: WhereArgs, params: SqlParameters): string {
-    const conditions: string[] = [];
-    if (args.key) conditions.push(keyToSql(args.key, this.table, params));
-    if (args.where) conditions.push(filterToSql(args.where, this.table, params));
-    conditions.push(...rowsOfSql(this.table, args.view, params));
-    return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  }
-
-  /**
-   * ` FOR UPDATE` when a read in a session asks to lock its rows: TypeORM's pessimistic_write, as it writes it on
-   * PostgreSQL and MySQL/MariaDB. SQLite has none: its one writer locks the whole database for the transaction.
-   */
-  private lockSql(args: { readonly lock?: boolean; readonly session?: AdapterSession }): string {
-    return args.lock && args.session && this.table.dialect !== 'sqlite' ? ' FOR UPDATE' : '';
   }
 
   /**
@@ -457,26 +382,6 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     }
     return key;
   }
-}
-
-/**
- * ` LIMIT :n OFFSET :m`, both bound, so pages of one shape share one SQL text. SQLite takes no OFFSET without a
- * LIMIT (-1: none); PostgreSQL does, and MySQL's caller always gives one.
- */
-function pageSql(
-  dialect: DatabaseDialect,
-  limit: number | undefined,
-  offset: number | undefined,
-  params: SqlParameters,
-): string {
-  let sql =
-    limit !== undefined
-      ? ` LIMIT ${params.bind(limit)}`
-      : offset !== undefined && dialect === 'sqlite'
-        ? ' LIMIT -1'
-        : '';
-  if (offset !== undefined) sql += ` OFFSET ${params.bind(offset)}`;
-  return sql;
 }
 
 function generatedId(raw: unknown): unknown {
