@@ -142,6 +142,7 @@ describe.each(TEST_DATABASES)('The description API on $name', (db) => {
         sentence: 'List Book rows.',
       },
       hints: { readOnly: true },
+      schemas: expect.objectContaining({ query: expect.any(Object) }) as OperationDescription['schemas'],
     });
     expect(operation('findOne')).toMatchObject({ route: { method: 'GET', path: ':id' }, query: 'item' });
     expect(operation('createOne')).toMatchObject({ kind: 'write', body: 'create', successStatus: 201 });

@@ -190,7 +190,7 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
 
       it('types the filter with only the operators each field allows, and the list arguments as enums and bounds', () => {
         const schema = tool('book_find_many').inputSchema as Record<string, Record<string, Record<string, unknown>>>;
-        const filter = schema['$defs']!['filter'] as {
+        const filter = schema['$defs']!['BookFilter'] as {
           properties: Record<string, { properties: Record<string, unknown> }>;
         };
         expect(Object.keys(filter.properties['pages']!.properties).sort()).toEqual([
@@ -203,7 +203,7 @@ describe.each(TEST_DATABASES)('MCP tools over Streamable HTTP on $name', (db) =>
         expect(Object.keys(filter.properties['title']!.properties).sort()).toEqual(['contains', 'eq', 'in']);
         expect(Object.keys(filter.properties['author.name']!.properties).sort()).toEqual(['eq', 'startsWith']);
         expect(filter.properties['title']!.properties['in']).toMatchObject({ type: 'array', maxItems: 3 });
-        expect(filter.properties['or']).toEqual(expect.objectContaining({ items: { $ref: '#/$defs/filter' } }));
+        expect(filter.properties['or']).toEqual(expect.objectContaining({ items: { $ref: '#/$defs/BookFilter' } }));
         expect(schema['properties']!['limit']).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
         expect(schema['properties']!['offset']).toMatchObject({ type: 'integer', minimum: 0 });
         expect(schema['properties']!['sort']).toMatchObject({

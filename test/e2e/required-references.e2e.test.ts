@@ -7,8 +7,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 't
 import request from 'supertest';
 import { SvcRegistry } from '@svc/nestjs';
 import type { EntityDescription } from '@svc/core';
-import { writeBodySchema } from '../../packages/nestjs/src/openapi/openapi-schemas';
-import { dataSchema } from '../../packages/mcp/src/tool-input-schema';
+import { inputSchemaOf } from '../../packages/mcp/src/tool-input-schema';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { createAjv } from '../support/openapi-requests';
 import { StatementCounter } from '../support/statement-counter';
@@ -126,22 +125,28 @@ describe.each(TEST_DATABASES)('Required references on $name', (db) => {
     const ajv = createAjv();
     const chapters = describeOf(Chapter);
     const leaves = describeOf(Leaf);
-    for (const schema of [writeBodySchema(chapters, 'create', 'ChapterCreate'), dataSchema(chapters, 'create')]) {
+    for (const schema of [chapters.schemas['ChapterCreate']!, dataOf(chapters, 'createOne')]) {
       const valid = ajv.compile(schema as Record<string, unknown>);
       expect(valid({ title: 'A' })).toBe(false);
       expect(valid({ title: 'A', volumeId: 1 })).toBe(true);
       expect(valid({ title: 'A', volume: { id: 1 } })).toBe(true);
       expect(valid({ title: 'A', volumeId: 1, volume: { id: 1 } })).toBe(false);
     }
-    for (const schema of [writeBodySchema(chapters, 'patch', 'ChapterPatch'), dataSchema(chapters, 'patch')]) {
+    for (const schema of [chapters.schemas['ChapterPatch']!, dataOf(chapters, 'patchOne')]) {
       const valid = ajv.compile(schema as Record<string, unknown>);
       expect(valid({ title: 'A' })).toBe(true);
       expect(valid({ volumeId: 1, volume: { id: 1 } })).toBe(false);
     }
-    for (const schema of [writeBodySchema(leaves, 'create', 'LeafCreate'), dataSchema(leaves, 'create')]) {
+    for (const schema of [leaves.schemas['LeafCreate']!, dataOf(leaves, 'createOne')]) {
       const valid = ajv.compile(schema as Record<string, unknown>);
       expect(valid({ text: 'A' })).toBe(false);
       expect(valid({ text: 'A', volume: { id: 1 } })).toBe(true);
     }
   });
 });
+
+/** The `data` argument of an operation's agent tool. */
+function dataOf(description: EntityDescription, operation: string): Record<string, unknown> {
+  const described = description.operations.find((candidate) => candidate.id === operation)!;
+  return (inputSchemaOf(description, described)['properties'] as Record<string, Record<string, unknown>>)['data']!;
+}

@@ -21,6 +21,7 @@ export interface Schema {
   readonly properties?: Record<string, Schema>;
   readonly items?: Schema;
   readonly oneOf?: Schema[];
+  readonly anyOf?: Schema[];
   readonly allOf?: Schema[];
   readonly not?: Schema;
 }
@@ -171,7 +172,8 @@ function readQueries(op: Operation, row: Record<string, unknown>): Record<string
   for (const parameter of op.parameters ?? []) {
     // A parameter sent as JSON (the filter's JSON form) has `content`, not `schema`: its own suites send it.
     if (parameter.in !== 'query' || !parameter.schema) continue;
-    const items = parameter.schema.items?.enum;
+    // A list whose items are one of several enums (an aggregate's sort): the first holds the keys every call takes.
+    const items = parameter.schema.items?.enum ?? parameter.schema.items?.anyOf?.[0]?.enum;
     if (parameter.name.startsWith('filter[')) {
       const value = filterValue(parameter, row);
       if (value !== undefined) queries.push({ [parameter.name]: value });

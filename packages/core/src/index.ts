@@ -108,11 +108,17 @@ export type { RealtimeEvent } from './realtime/realtime-event';
 export type { OperandShape } from './query/operand-shapes';
 export type {
   AggregateDescription,
+  AnswerShape,
+  BodySchema,
+  BodyShape,
   EntityDescription,
   FieldDescription,
   OperandDescription,
   OperationDescription,
+  OperationSchemas,
+  QueryShape,
   RelationDescription,
+  ResponseDescription,
   WriteFieldDescription,
   WriteSlotDescription,
 } from './service/entity-description';

@@ -118,8 +118,8 @@ export { EVENTS_PATH } from './operations/route-table';
  * @extensionPoint an HTTP binding mounts each SvcRoute on its router by its HttpMethod
  */
 export type { SvcRoute, HttpMethod } from './operations/route-table';
-export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA, referenceRulesJsonSchema } from './service/json-schema';
-export { filterJsonSchema } from './service/filter-json-schema';
+export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA } from './service/json-schema';
+export { schemaNameOf } from './service/entity-schemas';
 export { offsetPage } from './service/offset-page';
 /**
  * The page `offsetPage` reads from a surface's arguments.
@@ -138,11 +138,6 @@ export { readInstalledVersion, requireSupportedPlatform } from './errors/support
  * @extensionPoint an adapter or binding checks the platform it runs on
  */
 export type { InstalledVersion, PackageRequire, PlatformPackage } from './errors/supported-versions';
-export {
-  aggregateArgumentsJsonSchema,
-  aggregateResultJsonSchema,
-  aggregateSortKeys,
-  fieldsTaking,
-} from './service/aggregate-json-schema';
+export { fieldsTaking } from './service/aggregate-json-schema';
 export { MEASURE_FUNCTIONS, type MeasureFunction } from './config/aggregate-config';
 export { didYouMean } from './config/did-you-mean';

@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { type OperationDescription } from '@svc/core';
+import { type AnswerShape, type OperationDescription } from '@svc/core';
 import { checkGated, type ExecuteRequest, type ExecuteResponse } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import { toGraphqlError } from './graphql-errors';
@@ -73,19 +73,70 @@ function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
 
 const ID_ARG: GraphQLFieldConfigArgumentMap = { id: { type: new GraphQLNonNull(GraphQLID) } };
 
+/** One root field: where it goes, its name, and the field. */
+interface RootField {
+  readonly root: 'query' | 'mutation';
+  readonly name: string;
+  readonly field: Field;
+}
+
 /**
- * The query fields: `<entity>(id)` for the read by id, `<entities>(...)` for the list, and `<entities>Aggregate(...)`
- * for the aggregate (`aggregate-fields.ts`), where they are on.
+ * The root field of each answer shape, one builder per shape (a new shape does not compile until it has one):
+ * `<entity>(id)` for the read by id, `<entities>(...)` for the list, `<entities>Aggregate(...)` for the aggregate
+ * (`aggregate-fields.ts`), a mutation named by the operation for a one-row write (`createOne` -> `createBook`,
+ * answering the row, or `true` where the row is gone), and one named for the rows for a batch (`createMany` ->
+ * `createBooks`, `batch-fields.ts`). A relation's member list has none: GraphQL reaches members through relation fields.
  */
+const ROOT_FIELDS: {
+  readonly [Shape in AnswerShape]: (args: EntityFieldsArgs, operation: OperationDescription) => RootField | undefined;
+} = {
+  item: (args, operation) =>
+    operation.kind === 'read'
+      ? { root: 'query', name: args.plan.one, field: itemField(args, operation) }
+      : { root: 'mutation', name: oneRowName(args, operation), field: writeField(args, operation) },
+  list: (args, operation) =>
+    args.list ? { root: 'query', name: args.plan.many, field: listField(args, operation, args.list) } : undefined,
+  none: (args, operation) => ({
+    root: 'mutation',
+    name: oneRowName(args, operation),
+    field: writeField(args, operation),
+  }),
+  batch: (args, operation) => {
+    const field = batchField(args, operation);
+    return field
+      ? { root: 'mutation', name: `${operation.id.replace(/Many$/, '')}${pascal(args.plan.many)}`, field }
+      : undefined;
+  },
+  aggregate: (args, operation) => {
+    const field = aggregateField(args, operation);
+    return field ? { root: 'query', name: `${args.plan.many}Aggregate`, field } : undefined;
+  },
+  members: () => undefined,
+};
+
+function oneRowName(args: EntityFieldsArgs, operation: OperationDescription): string {
+  return `${operation.id.replace(/One$/, '')}${pascal(args.plan.typeName)}`;
+}
+
+/** The root fields of each entity's operations that are on, each built once. */
+const built = new WeakMap<EntityFieldsArgs, readonly RootField[]>();
+
+/** The query or mutation fields of the entity's operations that are on, each guarded. */
+function rootFields(args: EntityFieldsArgs, root: RootField['root']): Record<string, Field> {
+  let all = built.get(args);
+  if (!all) {
+    all = args.plan.operations.flatMap((operation) => ROOT_FIELDS[operation.answers](args, operation) ?? []);
+    built.set(args, all);
+  }
+  return guardedAll(
+    args,
+    Object.fromEntries(all.filter((field) => field.root === root).map((field) => [field.name, field.field])),
+  );
+}
+
+/** The query fields of the entity. */
 export function queryFields(args: EntityFieldsArgs): Record<string, Field> {
-  const fields: Record<string, Field> = {};
-  const { item, list } = args.plan;
-  if (item) fields[args.plan.one] = itemField(args, item);
-  if (list && args.list) fields[args.plan.many] = listField(args, list, args.list);
-  const aggregate = args.plan.operations.find((operation) => operation.query === 'aggregate');
-  const field = aggregate && aggregateField(args, aggregate);
-  if (field) fields[`${args.plan.many}Aggregate`] = field;
-  return guardedAll(args, fields);
+  return rootFields(args, 'query');
 }
 
 function itemField(args: EntityFieldsArgs, operation: OperationDescription): Field {
@@ -161,23 +212,9 @@ function listArguments(args: EntityFieldsArgs): GraphQLFieldConfigArgumentMap {
   return map;
 }
 
-/**
- * The mutation fields, one per write that is on, named by the operation (`createOne` -> `create<Entity>`): `id` when it
- * addresses a row, `input` in its write slot; it answers the row as stored, or `true` where the row is gone. A batch
- * write is named for the rows (`createMany` -> `create<Entities>`) and answers them all (`batch-fields.ts`).
- */
+/** The mutation fields of the entity. */
 export function mutationFields(args: EntityFieldsArgs): Record<string, Field> {
-  const { plan } = args;
-  const name = pascal(plan.typeName);
-  const fields: Record<string, Field> = {};
-  for (const operation of plan.operations) {
-    if (operation.kind !== 'write') continue;
-    if (operation.answers === 'batch') {
-      const field = batchField(args, operation);
-      if (field) fields[`${operation.id.replace(/Many$/, '')}${pascal(plan.many)}`] = field;
-    } else fields[`${operation.id.replace(/One$/, '')}${name}`] = writeField(args, operation);
-  }
-  return guardedAll(args, fields);
+  return rootFields(args, 'mutation');
 }
 
 function writeField(args: EntityFieldsArgs, operation: OperationDescription): Field {

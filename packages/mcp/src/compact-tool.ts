@@ -10,7 +10,6 @@
  */
 import { QueryInvalidException, type SvcContext } from '@svc/core';
 import { didYouMean, STANDARD_OPERATIONS } from '@svc/core/spi';
-import { FILTER_REF } from './filter-schema';
 import type { JsonSchema } from './json-schema';
 import type { SvcTool, SvcToolAnnotations, SvcToolDefinition } from './svc-tool';
 import { snakeCase } from './tool-name';
@@ -28,9 +27,6 @@ const NARROWED_KEPT = 16;
 
 /** What a top-level argument says when its shape depends on the entity. */
 const PER_ENTITY = 'Its shape depends on entity.';
-
-/** The name of a tool's filter schema under its `$defs`. */
-const FILTER_DEF = FILTER_REF.slice('#/$defs/'.length);
 
 /** The filter's own keys that group conditions, never a field's. */
 const FILTER_GROUPS = new Set(['and', 'or', 'not']);
@@ -143,7 +139,12 @@ function partOf(tool: SvcTool): EntityPart {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
-  const renames = new Map(Object.keys(defs).map((name) => [name, `${entity}${capitalize(name)}`]));
+  // A def the entity's description named (`BookFilter`) keeps its name; any other is named after the entity.
+  const renames = new Map(
+    Object.keys(defs).map((name) => [name, name.startsWith(entity) ? name : `${entity}${capitalize(name)}`]),
+  );
+  const filterRef = properties['filter']?.['$ref'];
+  const filterDef = typeof filterRef === 'string' ? filterRef.slice('#/$defs/'.length) : undefined;
   const renamed = <T>(value: T): T => renameRefs(value, renames) as T;
   const own = renamed(properties);
   return {
@@ -152,7 +153,7 @@ function partOf(tool: SvcTool): EntityPart {
     properties: own,
     required,
     defs: Object.fromEntries(Object.entries(defs).map(([name, schema]) => [renames.get(name)!, renamed(schema)])),
-    ...(renames.has(FILTER_DEF) ? { filter: renames.get(FILTER_DEF) } : {}),
+    ...(filterDef !== undefined && renames.has(filterDef) ? { filter: renames.get(filterDef) } : {}),
     branch: {
       if: { properties: { entity: { const: entity } }, required: ['entity'] },
       // `entity` is declared here too, as anything (the `if` pinned it), since the branch takes no undeclared argument.

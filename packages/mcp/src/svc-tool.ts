@@ -7,7 +7,7 @@ import {
   type SvcContext,
   type SvcService,
 } from '@svc/core';
-import { executeGated, MEASURE_FUNCTIONS, offsetPage, type ExecuteRequest, type OperationGate } from '@svc/core/spi';
+import { executeGated, offsetPage, type ExecuteRequest, type OperationGate } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 import { inputSchemaOf } from './tool-input-schema';
 import { outputSchemaOf, receiptFlagOf, successSchemaOf } from './tool-output-schema';
@@ -121,17 +121,20 @@ export class SvcTool {
     }
   }
 
-  /** The engine request of valid arguments, from what the operation takes. */
+  /** The engine request of valid arguments: the key, the body, and the query's properties as they are. */
   private requestOf(args: Record<string, unknown>): ExecuteRequest {
-    const { id: operation, takesId, body, query } = this.described;
+    const { id: operation, schemas } = this.described;
+    const description = this.service.describe();
+    const query = Object.keys((schemas.query['properties'] as object | undefined) ?? {});
+    const takesKey = Object.hasOwn(
+      (schemas.params['properties'] as object | undefined) ?? {},
+      description.lookup.param,
+    );
     return {
       operation,
-      ...(takesId ? { id: args['id'] } : {}),
-      ...(body !== 'none' ? { body: args['data'] } : {}),
-      ...(query === 'list' ? { query: listQuery(this.service.describe(), args) } : {}),
-      ...(query === 'filter' ? { query: pick(args, ['filter']) } : {}),
-      ...(query === 'item' ? { query: pick(args, ['select', 'include']) } : {}),
-      ...(query === 'aggregate' ? { query: pick(args, AGGREGATE_ARGUMENTS) } : {}),
+      ...(takesKey ? { id: args['id'] } : {}),
+      ...(schemas.body ? { body: args['data'] } : {}),
+      ...(query.length > 0 ? { query: queryOf(description, query, args) } : {}),
     };
   }
 }
@@ -153,27 +156,24 @@ function withNextPage(page: ListPage): ListPage & { hasMore: boolean; nextOffset
   return { ...page, hasMore, ...(hasMore ? { nextOffset: next } : {}) };
 }
 
-/** What `aggregate`'s tool takes, as `service.aggregate` takes it. */
-const AGGREGATE_ARGUMENTS = [
-  'groupBy',
-  ...MEASURE_FUNCTIONS,
-  'sort',
-  'limit',
-  'offset',
-  'filter',
-  'search',
-  'withDeleted',
-  'onlyDeleted',
-];
-
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
 }
 
-/** The list query of `findMany`'s arguments; under the `page` strategy, limit and offset become the page. */
-function listQuery(description: EntityDescription, args: Record<string, unknown>): FindManyQuery {
-  const query = pick(args, ['filter', 'sort', 'select', 'include', 'search', 'withDeleted', 'onlyDeleted']);
-  if (description.pagination.strategy !== 'page') return { ...query, ...pick(args, ['limit', 'offset']) };
+/**
+ * The query of a call: the arguments the operation's query names; where it pages by page number, the tool's `limit`
+ * and `offset` become the page.
+ */
+function queryOf(
+  description: EntityDescription,
+  names: readonly string[],
+  args: Record<string, unknown>,
+): FindManyQuery {
+  const query = pick(
+    args,
+    names.filter((name) => name !== 'page'),
+  );
+  if (!names.includes('page')) return query;
   const page = offsetPage(description, {
     limit: args['limit'] as number | undefined,
     offset: (args['offset'] as number | undefined) ?? 0,

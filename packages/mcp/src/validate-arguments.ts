@@ -117,7 +117,9 @@ function check(walk: Walk, raw: JsonSchema, value: unknown, path: string): void 
     walk.problems.push({ path, code, detail: `${path === '' ? 'The arguments' : `'${path}'`} ${detail}` });
   if (Array.isArray(schema['anyOf'])) {
     const options = schema['anyOf'] as JsonSchema[];
-    const fits = options.some((option) => problemsOf({ ...walk.root, ...option }, value).length === 0);
+    // Each option is checked on its own, with the `$defs` its references point into (and nothing else of the root).
+    const defs = walk.root['$defs'] === undefined ? {} : { $defs: walk.root['$defs'] };
+    const fits = options.some((option) => problemsOf({ ...defs, ...option }, value).length === 0);
     if (!fits) fail('invalid', `has the wrong shape (${describeValue(value)}).`);
     return;
   }

@@ -87,9 +87,9 @@ describe('SvcToolset', () => {
   describe('the filter schema', () => {
     it('types each value by column kind: uuid, date, enum, boolean, number', () => {
       const schema = schemaOf(toolset(BOOK_METADATA), 'book_find_many') as never as {
-        $defs: { filter: { properties: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+        $defs: { BookFilter: { properties: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
       };
-      const fields = schema.$defs.filter.properties;
+      const fields = schema.$defs.BookFilter.properties;
       expect(fields['code']!.properties['eq']).toMatchObject({ type: 'string', format: 'uuid' });
       expect(fields['releasedOn']!.properties['gte']).toMatchObject({ type: 'string', format: 'date' });
       expect(fields['status']!.properties['in']).toMatchObject({ items: { enum: ['draft', 'live'] } });

@@ -93,11 +93,20 @@ export function aggregateArgumentsJsonSchema(aggregate: AggregateDescription): R
     const fields = fieldsTaking(aggregate, fn);
     if (fields.length > 0) out[fn] = names(fields, `Compute ${fn} of these fields in each group.`);
   }
+  const always = aggregateSortKeys(aggregate, { groups: false });
+  const grouped = aggregateSortKeys(aggregate, { groups: true }).filter((key) => !always.includes(key));
   out['sort'] = {
     type: 'array',
-    items: { type: 'string', enum: aggregateSortKeys(aggregate, { groups: true }) },
+    // The keys every call takes first; a groupable field orders only a call that groups by it.
+    items:
+      grouped.length > 0
+        ? {
+            type: 'string',
+            anyOf: [{ enum: always }, { enum: grouped, description: 'A field this call groups by.' }],
+          }
+        : { type: 'string', enum: always },
     description:
-      'Order the groups by count, a function of a field (sum.pages, answered too), or a field this call groups by; `-` descends.',
+      'Order the groups by count or a function of a field (sum.pages, answered too); a field this call groups by may be named as well. `-` descends.',
   };
   out['limit'] = { type: 'integer', minimum: 1, maximum: aggregate.maxGroups, default: aggregate.maxGroups };
   out['offset'] = { type: 'integer', minimum: 0 };

@@ -4,7 +4,8 @@ import type { SvcSettings } from '../config/svc-settings';
 import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
 import type { SvcEngine } from './svc-engine';
-import { describeEntity, type EntityDescription } from './entity-description';
+import { describeEntity } from './describe-entity';
+import type { EntityDescription } from './entity-description';
 import type { RealtimeSubscription, SubscribeOptions } from '../operations/realtime-subscription';
 import { subscribe } from '../operations/definitions/subscribe';
 

@@ -81,7 +81,7 @@ export function applyOpenApi(controllers: readonly DocumentedController[], optio
     if (!byName.has(description.name)) byName.set(description.name, description);
   }
   const lookup = (name: string) => byName.get(name);
-  const context = { api, lookup, taken: new Set<string>(), schemas: new DocumentSchemas(lookup) };
+  const context = { api, lookup, taken: new Set<string>(), schemas: new DocumentSchemas() };
   for (const { controller, description } of controllers) {
     tagController(api, controller);
     const handled = documentOperations(context, controller, description);
@@ -121,7 +121,7 @@ function documentOperations(
   controller: Function,
   description: EntityDescription,
 ): Set<string> {
-  const { api, lookup, taken, schemas } = context;
+  const { api, taken, schemas } = context;
   const prototype = controller.prototype as Record<string, unknown>;
   const handled = new Set<string>();
   const owner = ownerOf(controller);
@@ -140,7 +140,16 @@ function documentOperations(
       }
       const id = uniqueId(operationIdOf(description.name, operation, form.member), controller, taken);
       decorate(prototype, name, (method) =>
-        decoratorsOf(api, method, { description, operation, path: form.path, id, lookup, schemas, owner }),
+        decoratorsOf(api, method, {
+          description,
+          operation,
+          path: form.path,
+          id,
+          schemas,
+          owner,
+          // A removal's `/:memberId` names its one member in the path, in place of `?ids=`.
+          standsIn: form.member ? ['ids'] : [],
+        }),
       );
     }
   }
@@ -168,7 +177,7 @@ function documentOtherRoutes(
       decorate(prototype, name, () => [api.ApiExcludeEndpoint()]);
       continue;
     }
-    const events = eventsOperation(description, schemas.problem());
+    const events = eventsOperation({ description, schemas, owner: ownerOf(controller) });
     const id = uniqueId(events.operationId, controller, taken);
     decorate(prototype, name, () => [
       api.ApiOperation({ operationId: id, summary: events.summary }),
@@ -230,15 +239,17 @@ function decoratorsOf(
     readonly operation: OperationDescription;
     readonly path: string;
     readonly id: string;
-    readonly lookup: (name: string) => EntityDescription | undefined;
     readonly schemas: DocumentSchemas;
     /** The controller's name without `Controller`, which names its schemas where another controller's differ. */
     readonly owner: string;
+    /** Query properties a path segment of this route takes the place of. */
+    readonly standsIn: readonly string[];
   },
 ): Decorator[] {
-  const { description, operation, path, id, lookup, schemas, owner } = args;
+  const { description, operation, path, id, schemas, owner, standsIn } = args;
+  const context = { description, schemas, owner };
   const docs = operation.docs;
-  const requestBody = requestBodyOf(description, operation, lookup, schemas, owner);
+  const requestBody = requestBodyOf(context, operation);
   const declared = Object.entries(
     (Reflect.getMetadata(API_OPERATION, method) as Record<string, unknown> | undefined) ?? {},
   ).filter(([, value]) => value !== '' && value !== undefined);
@@ -253,12 +264,12 @@ function decoratorsOf(
     }),
   ];
   if (docs?.tags && docs.tags.length > 0) decorators.push(api.ApiTags(...docs.tags));
-  for (const parameter of parametersOf(description, operation, path, () => schemas.filter(description, owner))) {
+  for (const parameter of parametersOf(context, operation, path, standsIn)) {
     const decorator = parameter.in === 'path' ? api.ApiParam : parameter.in === 'query' ? api.ApiQuery : api.ApiHeader;
     decorators.push(decorator(parameter));
   }
   const declaredResponses = (Reflect.getMetadata(API_RESPONSE, method) as Record<string, unknown> | undefined) ?? {};
-  for (const [status, response] of Object.entries(responsesOf(description, operation, path, lookup, schemas, owner))) {
+  for (const [status, response] of Object.entries(responsesOf(context, operation))) {
     if (declaredResponses[status] === undefined)
       decorators.push(api.ApiResponse({ status: Number(status), ...response }));
   }

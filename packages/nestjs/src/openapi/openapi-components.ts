@@ -1,95 +1,101 @@
 /**
- * The named schemas of the document (`components.schemas`): each entity's row (`Book`), list envelope (`BookList`),
- * write bodies (`BookCreate`, `BookUpdate`, `BookPatch`) and filter (`BookFilter`), and `Problem`. Routes refer to
- * them by `$ref`, so a client generator (openapi-typescript, say) gives each a type of its own to import, and the
- * document says each shape once. A second controller of the same entity whose shape differs gets its own name, its
- * controller's name first (`CatalogBook`).
+ * The named schemas of the document (`components.schemas`): each entity's named schemas as its description gives them
+ * (`Book`, `BookList`, `BookCreate`, `BookFilter`, `Problem`, ...), taken as the routes refer to them. An operation's
+ * schemas point at `#/$defs/<name>`; here that pointer becomes `#/components/schemas/<name>`, so a client generator
+ * (openapi-typescript, say) gives each a type of its own, and the document says each shape once. A second controller
+ * of the same entity whose shape differs gets its own names, its controller's name first (`CatalogBook`).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { type EntityDescription } from '@svc/core';
-import { filterJsonSchema } from '@svc/core/spi';
-import {
-  listEnvelopeSchema,
-  PROBLEM_SCHEMA,
-  rowSchema,
-  writeBodySchema,
-  type DescriptionLookup,
-  type JsonSchema,
-} from './openapi-schemas';
+import { PROBLEM_JSON_SCHEMA, schemaNameOf } from '@svc/core/spi';
+
+/** A JSON Schema object as OpenAPI 3.1 embeds it. */
+export type JsonSchema = Record<string, unknown>;
 
 const COMPONENTS = '#/components/schemas/';
 
-const SLOT_NAMES = { create: 'Create', update: 'Update', patch: 'Patch' } as const;
+/** Keywords whose values are data, never schemas: a `$ref` inside one is a value, left as it is. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
 
 export class DocumentSchemas {
   private readonly named = new Map<string, JsonSchema>();
-
-  constructor(private readonly lookup: DescriptionLookup) {}
+  /** Per description and controller: the component name each of its named schemas went under. */
+  private readonly assigned = new WeakMap<EntityDescription, Map<string, Map<string, string>>>();
 
   /** The schemas named so far, by name. */
   entries(): [string, JsonSchema][] {
     return [...this.named.entries()];
   }
 
-  /** The item a read serves, with its includable relations. */
-  item(description: EntityDescription, owner: string): JsonSchema {
-    return this.ref(description.name, rowSchema(description, description.output.item, this.lookup), owner);
+  /**
+   * `schema` as the document holds it: each `#/$defs/<name>` of the entity's named schemas points at the component
+   * that holds it, which is added the first time it is referred to.
+   */
+  render(schema: JsonSchema, description: EntityDescription, owner: string): JsonSchema {
+    return this.rewrite(schema, (name) => this.componentOf(description, owner, name)) as JsonSchema;
   }
 
-  /** The list envelope; its items are the item schema, or a schema of their own where a list serves other fields. */
-  list(description: EntityDescription, owner: string): JsonSchema {
-    const sameFields = isDeepStrictEqual([...description.output.list], [...description.output.item]);
-    const item = sameFields
-      ? this.item(description, owner)
-      : this.ref(`${description.name}ListItem`, rowSchema(description, description.output.list, this.lookup), owner);
-    return this.ref(`${description.name}List`, listEnvelopeSchema(description, item), owner);
+  /** A reference to the component of one of the entity's named schemas, or undefined when it has none by that name. */
+  ref(description: EntityDescription, owner: string, name: string): JsonSchema | undefined {
+    if (!description.schemas[name]) return undefined;
+    return { $ref: `${COMPONENTS}${this.componentOf(description, owner, name)}` };
   }
 
-  /** A write slot's body; a patch must change something. */
-  write(description: EntityDescription, slot: 'create' | 'update' | 'patch', owner: string): JsonSchema {
-    const name = `${description.name}${SLOT_NAMES[slot]}`;
-    const schema = writeBodySchema(description, slot, name);
-    return this.ref(name, slot === 'patch' ? { ...schema, minProperties: 1 } : schema, owner);
-  }
-
-  /** The typed JSON filter, or undefined when nothing is filterable. */
-  filter(description: EntityDescription, owner: string): JsonSchema | undefined {
-    const name = this.freeName(`${description.name}Filter`, owner, (candidate) =>
-      filterJsonSchema(description, `${COMPONENTS}${candidate}`),
-    );
-    if (!name) return undefined;
-    return { $ref: `${COMPONENTS}${name}` };
+  /** The entity's named schema `name` itself (its pointers as the document's), for reading its members. */
+  resolve(description: EntityDescription, name: string): JsonSchema | undefined {
+    return description.schemas[name] as JsonSchema | undefined;
   }
 
   /** The problem details object every error answers. */
-  problem(): JsonSchema {
-    return this.ref('Problem', PROBLEM_SCHEMA, '');
-  }
-
-  /** Names `schema` (the name, else `<owner><name>`, else with a number) and answers a reference to it. */
-  private ref(name: string, schema: JsonSchema, owner: string): JsonSchema {
-    return { $ref: `${COMPONENTS}${this.freeName(name, owner, () => schema)!}` };
+  problem(description: EntityDescription, owner: string): JsonSchema {
+    const ref = this.ref(description, owner, 'Problem');
+    if (ref) return ref;
+    if (!this.named.has('Problem')) this.named.set('Problem', { ...PROBLEM_JSON_SCHEMA });
+    return { $ref: `${COMPONENTS}Problem` };
   }
 
   /**
-   * The name a schema goes under: the first of `name`, `<owner><name>`, `<owner><name>2`, ... that is free or already
-   * holds the same schema. `schemaFor` builds it for a name (a recursive schema refers to its own name).
+   * The component name of the entity's named schema `name` for this controller: the name itself, else
+   * `<owner><name>`, else with a number, the first that is free or already holds the same schema. The schemas it
+   * refers to are named first; a schema referring to itself (the filter's groups) is compared under each candidate.
    */
-  private freeName(
-    name: string,
-    owner: string,
-    schemaFor: (name: string) => JsonSchema | undefined,
-  ): string | undefined {
+  private componentOf(description: EntityDescription, owner: string, name: string): string {
+    let byOwner = this.assigned.get(description);
+    if (!byOwner) this.assigned.set(description, (byOwner = new Map()));
+    let names = byOwner.get(owner);
+    if (!names) byOwner.set(owner, (names = new Map()));
+    const known = names.get(name);
+    if (known) return known;
+    const schema = description.schemas[name] as JsonSchema;
+    const inner = (other: string) => (other === name ? undefined : this.componentOf(description, owner, other));
     for (let attempt = 0; ; attempt++) {
       const candidate = attempt === 0 ? name : `${owner}${name}${attempt > 1 ? attempt : ''}`;
-      const schema = schemaFor(candidate);
-      if (!schema) return undefined;
-      const known = this.named.get(candidate);
-      if (!known) {
-        this.named.set(candidate, schema);
+      const rendered = this.rewrite(schema, (other) => inner(other) ?? candidate) as JsonSchema;
+      const held = this.named.get(candidate);
+      if (!held || isDeepStrictEqual(held, rendered)) {
+        this.named.set(candidate, rendered);
+        names.set(name, candidate);
         return candidate;
       }
-      if (isDeepStrictEqual(known, schema)) return candidate;
     }
   }
+
+  /** `value` with every `#/$defs/<name>` pointer turned into the component `componentOf(name)`. */
+  private rewrite(value: unknown, componentOf: (name: string) => string, names = false): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.rewrite(item, componentOf));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => {
+        if (!names && key === '$ref' && typeof child === 'string') {
+          const name = schemaNameOf(child);
+          return [key, name === undefined ? child : `${COMPONENTS}${componentOf(name)}`];
+        }
+        if (!names && DATA_KEYWORDS.has(key)) return [key, child];
+        return [key, this.rewrite(child, componentOf, !names && NAME_MAPS.has(key))];
+      }),
+    );
+  }
 }
+
+/** Keywords whose values map names to schemas: their keys are names, never keywords. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);

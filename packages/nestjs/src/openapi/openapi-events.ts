@@ -2,25 +2,21 @@
  * The realtime subscribe route (`GET /<collection>/events`, served when an SSE transport is registered): a
  * `text/event-stream` of the entity's events, narrowed by `id` or by a filter in the list grammar.
  */
-import { type EntityDescription } from '@svc/core';
 import { pluralOf } from '@svc/core/spi';
-import { filterParameters, type ParameterObject } from './openapi-parameters';
-import type { JsonSchema } from './openapi-schemas';
+import { filterParameters, type ParameterContext, type ParameterObject } from './openapi-parameters';
 import type { ResponseObject } from './openapi-responses';
 
 /** The OpenAPI pieces of the events route. */
-export function eventsOperation(
-  description: EntityDescription,
-  problemSchema: JsonSchema,
-): {
+export function eventsOperation(context: ParameterContext): {
   readonly operationId: string;
   readonly summary: string;
   readonly parameters: ParameterObject[];
   readonly responses: Record<string, ResponseObject>;
 } {
+  const { description, schemas, owner } = context;
   const problem = (text: string): ResponseObject => ({
     description: text,
-    content: { 'application/problem+json': { schema: problemSchema } },
+    content: { 'application/problem+json': { schema: schemas.problem(description, owner) } },
   });
   return {
     operationId: `stream${description.name}Events`,
@@ -33,7 +29,7 @@ export function eventsOperation(
         description: 'Only the events of this row.',
         schema: { type: 'string' },
       },
-      ...filterParameters(description),
+      ...filterParameters(context),
       {
         name: 'lastEventId',
         in: 'query',

@@ -1,6 +1,6 @@
 /** The names and schema pieces of the OpenAPI document, checked without an app. */
 import type { OperationDescription } from '@svc/core';
-import { admitNull, columnSchema } from '../../src/openapi/openapi-schemas';
+import { admitNull, columnJsonSchema as columnSchema } from '@svc/core/spi';
 import { operationIdOf } from '../../src/openapi/operation-names';
 
 const operation = (overrides: Partial<OperationDescription>): OperationDescription =>
