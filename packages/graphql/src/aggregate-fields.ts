@@ -38,6 +38,7 @@ import type { EntityFieldsArgs } from './entity-fields-args';
 import { graphqlFieldName, isGraphqlName, pascal } from './graphql-names';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import { execute } from './run-operation';
+import { viewArguments, viewPairs } from './list-arguments';
 import { collectFields } from './selection-query';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
@@ -88,6 +89,7 @@ export function aggregateField(args: EntityFieldsArgs, operation: OperationDescr
     description: `Groups per page (default and at most ${aggregate.maxGroups}).`,
   };
   fieldArgs['offset'] = { type: GraphQLInt, description: 'Groups to skip (0 for the first page).' };
+  Object.assign(fieldArgs, viewArguments(plan));
   const page: PageSize = { defaultLimit: aggregate.maxGroups, maxLimit: aggregate.maxGroups, limitArgument: 'limit' };
   return {
     type: new GraphQLNonNull(listType(args, aggregate, groups)),
@@ -307,7 +309,7 @@ function aggregatePairs(
     const value = values[name] as number | null | undefined;
     if (value != null) pairs.push([name, String(value)]);
   }
-  return pairs;
+  return [...pairs, ...viewPairs(values)];
 }
 
 /**

@@ -9,6 +9,7 @@ export { maxFieldsRule, maxAliasesRule, DEFAULT_MAX_FIELDS, DEFAULT_MAX_ALIASES 
 export { maxCostRule, operationCost, DEFAULT_MAX_COST, DEFAULT_LIST_SIZE } from './operation-cost';
 export type { MaxCostOptions } from './operation-cost';
 export { toGraphqlError } from './graphql-errors';
+export { OPERATION_EXTENSION } from './root-fields';
 export type { SvcErrorListener } from './graphql-errors';
 export { pluralize } from './graphql-names';
 export { DateTimeScalar, JsonScalar } from './svc-scalars';

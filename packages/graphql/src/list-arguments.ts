@@ -1,7 +1,8 @@
 /**
- * A list field's arguments (`limit`, `offset`, `filter`, `sort`, `search`) as the wire pairs `findMany` takes, so the
+ * A list field's arguments (`limit`, `offset`, `filter`, `sort`, `search`, `withDeleted`, `onlyDeleted`) as the wire pairs `findMany` takes, so the
  * engine checks them with the same allowlists and limits as a REST query, and names the parameter at fault.
  */
+import { GraphQLBoolean, type GraphQLScalarType } from 'graphql';
 import { offsetPage } from '@svc/core/spi';
 import type { EntityPlan } from './entity-plan';
 import type { FilterInput } from './filter-types';
@@ -12,6 +13,8 @@ export interface ListArgs {
   readonly filter?: Readonly<Record<string, unknown>> | null;
   readonly sort?: readonly string[] | null;
   readonly search?: string | null;
+  readonly withDeleted?: boolean | null;
+  readonly onlyDeleted?: boolean | null;
 }
 
 export function listPairs(plan: EntityPlan, args: ListArgs, filter: FilterInput | undefined): [string, string][] {
@@ -22,7 +25,27 @@ export function listPairs(plan: EntityPlan, args: ListArgs, filter: FilterInput 
   }
   if (args.sort !== undefined && args.sort !== null && args.sort.length > 0) pairs.push(['sort', args.sort.join(',')]);
   if (args.search !== undefined && args.search !== null) pairs.push(['search[query]', args.search]);
+  return [...pairs, ...viewPairs(args)];
+}
+
+/** `withDeleted` and `onlyDeleted`, sent only when true (false is the default row view). */
+export function viewPairs(args: {
+  readonly withDeleted?: unknown;
+  readonly onlyDeleted?: unknown;
+}): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (args.withDeleted === true) pairs.push(['withDeleted', 'true']);
+  if (args.onlyDeleted === true) pairs.push(['onlyDeleted', 'true']);
   return pairs;
+}
+
+/** The row view's arguments of an entity that soft-deletes: also deleted rows, or only them. */
+export function viewArguments(plan: EntityPlan): Record<string, { type: GraphQLScalarType; description: string }> {
+  if (!plan.description.softDelete) return {};
+  return {
+    withDeleted: { type: GraphQLBoolean, description: 'Also the deleted rows.' },
+    onlyDeleted: { type: GraphQLBoolean, description: 'Only the deleted rows.' },
+  };
 }
 
 /** Under the `page` strategy, `limit` is the page size and `offset` must fall on a page boundary. */

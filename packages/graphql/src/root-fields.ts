@@ -21,7 +21,7 @@ import { checkGated, type ExecuteRequest, type ExecuteResponse } from '@svc/core
 import type { EntityPlan } from './entity-plan';
 import { toGraphqlError } from './graphql-errors';
 import { pascal } from './graphql-names';
-import { listPairs, type ListArgs } from './list-arguments';
+import { listPairs, viewArguments, type ListArgs } from './list-arguments';
 import { collectFields, shapeCache, shapePairs, type Shape, type ShapeCache } from './selection-query';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteSlot } from './write-input-types';
@@ -118,6 +118,9 @@ function oneRowName(args: EntityFieldsArgs, operation: OperationDescription): st
   return `${operation.id.replace(/One$/, '')}${pascal(args.plan.typeName)}`;
 }
 
+/** The extension of a root field that names the operation it runs. */
+export const OPERATION_EXTENSION = 'svcOperation';
+
 /** The root fields of each entity's operations that are on, each built once. */
 const built = new WeakMap<EntityFieldsArgs, readonly RootField[]>();
 
@@ -125,7 +128,14 @@ const built = new WeakMap<EntityFieldsArgs, readonly RootField[]>();
 function rootFields(args: EntityFieldsArgs, root: RootField['root']): Record<string, Field> {
   let all = built.get(args);
   if (!all) {
-    all = args.plan.operations.flatMap((operation) => ROOT_FIELDS[operation.answers](args, operation) ?? []);
+    // Each field names its entity and operation (`extensions.svcOperation`), for tools that map fields to operations.
+    all = args.plan.operations.flatMap((operation) => {
+      const root = ROOT_FIELDS[operation.answers](args, operation);
+      if (!root) return [];
+      const named = { entity: args.plan.description.name, operation: operation.id };
+      const extensions = { ...root.field.extensions, [OPERATION_EXTENSION]: named };
+      return [{ ...root, field: { ...root.field, extensions } }];
+    });
     built.set(args, all);
   }
   return guardedAll(
@@ -209,7 +219,7 @@ function listArguments(args: EntityFieldsArgs): GraphQLFieldConfigArgumentMap {
   if (description.search) {
     map['search'] = { type: GraphQLString, description: `Searches ${description.search.fields.join(', ')}.` };
   }
-  return map;
+  return { ...map, ...viewArguments(plan) };
 }
 
 /** The mutation fields of the entity. */
