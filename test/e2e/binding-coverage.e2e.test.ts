@@ -27,13 +27,14 @@ type Schema = Record<string, unknown>;
 /** Query properties a GraphQL selection set stands for. */
 const SELECTED = new Set(['select', 'include', 'count', ...MEASURE_FUNCTIONS]);
 
-/** Every operation of the registry on: batches, the aggregate, restore and purge (Book soft-deletes). */
+/** Every operation of the registry on: batches, the aggregate, the count, restore and purge (Book soft-deletes). */
 const Books = svcController('books', Book, {
   operations: Object.fromEntries(
     STANDARD_OPERATIONS.filter((definition) => !definition.optIn).map((definition) => [definition.id, true]),
   ),
   batch: { create: true, update: true, delete: true },
   aggregate: { groupBy: ['published'] },
+  count: true,
   search: { fields: ['title'] },
   include: { fields: ['author', 'tags'] },
 });

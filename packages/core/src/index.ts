@@ -40,6 +40,7 @@ export type {
   AggregateConfig,
   AggregateFunctionName,
   AggregateQuery,
+  CountQuery,
   UpsertConfig,
   EntityOperationsMap,
   StandardOperationConfig,

@@ -27,6 +27,7 @@ import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteSlot } from './write-input-types';
 import { batchField } from './batch-fields';
 import { aggregateField } from './aggregate-fields';
+import { countField } from './count-field';
 import { execute } from './run-operation';
 import type { EntityFieldsArgs } from './entity-fields-args';
 
@@ -83,7 +84,7 @@ interface RootField {
 /**
  * The root field of each answer shape, one builder per shape (a new shape does not compile until it has one):
  * `<entity>(id)` for the read by id, `<entities>(...)` for the list, `<entities>Aggregate(...)` for the aggregate
- * (`aggregate-fields.ts`), a mutation named by the operation for a one-row write (`createOne` -> `createBook`,
+ * (`aggregate-fields.ts`), `<entities>Count(...)` for the count (`count-field.ts`), a mutation named by the operation for a one-row write (`createOne` -> `createBook`,
  * answering the row, or `true` where the row is gone), and one named for the rows for a batch (`createMany` ->
  * `createBooks`, `batch-fields.ts`). A relation's member list has none: GraphQL reaches members through relation fields.
  */
@@ -111,6 +112,7 @@ const ROOT_FIELDS: {
     const field = aggregateField(args, operation);
     return field ? { root: 'query', name: `${args.plan.many}Aggregate`, field } : undefined;
   },
+  total: (args, operation) => ({ root: 'query', name: `${args.plan.many}Count`, field: countField(args, operation) }),
   members: () => undefined,
 };
 

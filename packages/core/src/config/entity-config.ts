@@ -194,6 +194,19 @@ export interface EntityStructure {
    * computed by the database over the rows a filter matches, grouped by the fields `groupBy` lists.
    */
   readonly aggregate?: AggregateConfig;
+  /**
+   * `count`, off unless `true`: `GET /count` answers `{ total }`, how many rows the list's filter and search match,
+   * counted by the database under the list's allowlists, limits, scope and row view.
+   */
+  readonly count?: boolean;
+}
+
+/** `service.count(query)`: what `GET /count` takes, as values. */
+export interface CountQuery {
+  readonly filter?: FilterExpression;
+  readonly search?: string;
+  readonly withDeleted?: boolean;
+  readonly onlyDeleted?: boolean;
 }
 
 /** A function `GET /aggregate` computes: `count` counts rows; the others read one column. */

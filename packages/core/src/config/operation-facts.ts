@@ -34,20 +34,22 @@ export interface OperationFacts {
   /**
    * What a call carries: the addressed row's id, a body in a write slot (`items`: a JSON array of such bodies), and
    * list or item query parameters, the list grammar's `filter` alone (required: it chooses the rows a batch changes),
-   * or an aggregate's (`groupBy`, the functions, `sort` and `limit`/`offset` over groups, with `filter` and `search`).
+   * or an aggregate's (`groupBy`, the functions, `sort` and `limit`/`offset` over groups, with `filter` and `search`),
+   * or a count's (the list's `filter`, `search` and row view alone).
    */
   readonly takes: {
     readonly id: boolean;
     readonly body: WriteSlotName | 'none';
     readonly items?: boolean;
-    readonly query: 'list' | 'item' | 'filter' | 'aggregate' | 'none';
+    readonly query: 'list' | 'item' | 'filter' | 'aggregate' | 'count' | 'none';
   };
   /**
    * What a success serves: the row, a page of rows, nothing (the row is gone), or the rows a batch wrote (`batch`:
    * `{ items, total }`, each item as the row's own write would answer it; a delete's items are primary keys), or
-   * groups (`aggregate`: `{ items: [{ group, count, sum: {...}, ... }], limit, offset, total }`).
+   * groups (`aggregate`: `{ items: [{ group, count, sum: {...}, ... }], limit, offset, total }`), or how many rows
+   * match (`total`: `{ total }`).
    */
-  readonly answers: 'item' | 'list' | 'none' | 'batch' | 'aggregate';
+  readonly answers: 'item' | 'list' | 'none' | 'batch' | 'aggregate' | 'total';
   /** The realtime event a committed call publishes. */
   readonly event?: RealtimeEventId;
   /** If-None-Match answers 304; If-Match is checked against the locked row, or refused with 412. */

@@ -68,7 +68,8 @@ export type StandardOperationId =
   | 'createMany'
   | 'updateMany'
   | 'deleteMany'
-  | 'aggregate';
+  | 'aggregate'
+  | 'count';
 
 /** Every settings key, as the global and entity scopes take them. */
 export interface SvcSettings {
@@ -100,6 +101,7 @@ export interface OperationSettingsById {
   updateMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   deleteMany: Pick<SvcSettings, 'realtime' | 'delete' | 'cache' | 'errors'>;
   aggregate: Pick<SvcSettings, 'delete' | 'cache' | 'errors'>;
+  count: Pick<SvcSettings, 'delete' | 'cache' | 'errors'>;
 }
 
 /** Settings after the chain: every key filled in; subtrees turned off are `false`. */

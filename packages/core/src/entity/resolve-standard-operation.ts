@@ -111,11 +111,21 @@ function operationOutputValidator(
   part: unknown,
   root: { item?: unknown; list?: unknown } | undefined,
 ) {
-  if (facts.answers === 'none' || facts.answers === 'aggregate') return undefined;
+  const slot = OUTPUT_SLOTS[facts.answers];
+  if (slot === undefined) return undefined;
   if (part !== undefined) return outputValidatorOf(part, `operations.${facts.id}.schema.output`);
-  const slot = facts.answers === 'batch' ? 'item' : facts.answers;
   return outputValidatorOf(root?.[slot], `schema.output.${slot}`);
 }
+
+/** The entity's output slot each answer is checked against: rows are, a batch's items as items; counts are not. */
+const OUTPUT_SLOTS: { readonly [Answer in OperationFacts['answers']]: 'item' | 'list' | undefined } = {
+  item: 'item',
+  list: 'list',
+  batch: 'item',
+  none: undefined,
+  aggregate: undefined,
+  total: undefined,
+};
 
 /**
  * A batch write's one-row operation's own config (its policy and `schema.input` carry over). A replacement handler

@@ -20,6 +20,7 @@ const STRUCTURAL_KEYS = [
   'operations',
   'batch',
   'aggregate',
+  'count',
 ];
 /** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();

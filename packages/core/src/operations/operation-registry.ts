@@ -16,6 +16,7 @@ import { createMany } from './definitions/create-many';
 import { updateMany } from './definitions/update-many';
 import { deleteMany } from './definitions/delete-many';
 import { aggregate } from './definitions/aggregate';
+import { count } from './definitions/count';
 
 export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   createOne,
@@ -30,6 +31,7 @@ export const STANDARD_OPERATIONS: readonly OperationDefinition[] = [
   updateMany,
   deleteMany,
   aggregate,
+  count,
 ];
 
 const BY_ID: ReadonlyMap<string, OperationDefinition> = new Map(STANDARD_OPERATIONS.map((d) => [d.id, d]));

@@ -13,6 +13,7 @@ import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { ItemReadPlan } from '../query/resolve-item-query';
 import type { ListReadPlan } from '../query/resolve-list-query';
 import type { AggregatePlan } from '../query/resolve-aggregate-query';
+import type { CountPlan } from '../query/resolve-count-query';
 import { runInTransaction } from './run-in-transaction';
 import type { ExecuteResponse, OperationCall } from './operation-call';
 
@@ -32,6 +33,8 @@ export interface FlowState {
   plan?: ListReadPlan;
   /** plan: an aggregate's resolved groups, functions, order and page, and the rows it reads. */
   aggregatePlan?: AggregatePlan;
+  /** plan: a count's resolved filter and row view. */
+  countPlan?: CountPlan;
   /** shape: a single-row read's resolved `select` and `include`. */
   shape?: ItemReadPlan;
   /** The session of the enclosing `transaction(...)` stage. */

@@ -117,9 +117,7 @@ function queryOf(sources: Sources): QueryParts {
     }
     case 'aggregate': {
       // The list's filter, search and row view, beside the aggregate's own arguments (no select, sort or paging of rows).
-      const list = listProperties(entity, schemas);
-      const properties: Record<string, JsonSchema> = {};
-      for (const key of ['filter', 'search', 'withDeleted', 'onlyDeleted']) if (list[key]) properties[key] = list[key];
+      const properties = matchProperties(entity, schemas);
       const { groupBy, ...own } = aggregateArgumentsJsonSchema(operation.aggregate!);
       const count: JsonSchema = {
         type: 'boolean',
@@ -127,6 +125,9 @@ function queryOf(sources: Sources): QueryParts {
       };
       return { properties: { ...(groupBy ? { groupBy } : {}), count, ...own, ...properties } };
     }
+    case 'count':
+      // The list's filter, search and row view alone.
+      return { properties: matchProperties(entity, schemas) };
     case 'members':
       return {
         properties: {
@@ -165,6 +166,14 @@ function listProperties(entity: DescribedEntity, schemas: EntitySchemas): Record
     properties['withDeleted'] = { type: 'boolean', description: 'Also list deleted rows.' };
     properties['onlyDeleted'] = { type: 'boolean', description: 'List only deleted rows.' };
   }
+  return properties;
+}
+
+/** What chooses the rows an aggregate or a count reads: the list's filter, search and row view. */
+function matchProperties(entity: DescribedEntity, schemas: EntitySchemas): Record<string, JsonSchema> {
+  const list = listProperties(entity, schemas);
+  const properties: Record<string, JsonSchema> = {};
+  for (const key of ['filter', 'search', 'withDeleted', 'onlyDeleted']) if (list[key]) properties[key] = list[key];
   return properties;
 }
 
@@ -328,6 +337,20 @@ function successOf(
       return batchResponses(entity, operation, schemas, status);
     case 'aggregate':
       return { [status]: { description: 'One page of groups.', schema: schemas.aggregate(operation.aggregate!) } };
+    case 'total':
+      return {
+        [status]: {
+          description: `How many ${entity.name} rows match.`,
+          schema: {
+            type: 'object',
+            properties: {
+              total: { type: 'integer', minimum: 0, description: 'The rows the filter and search match.' },
+            },
+            required: ['total'],
+            additionalProperties: false,
+          },
+        },
+      };
     case 'members': {
       const relation = entity.relations.find((candidate) => candidate.name === operation.relation?.name);
       const member = (relation ? peers.row(relation.target) : undefined) ?? { type: 'object' };

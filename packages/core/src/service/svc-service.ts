@@ -1,5 +1,5 @@
 /** The programmatic face of one entity: named methods that return unwrapped results, and the engine. */
-import type { AggregateQuery, FindManyQuery } from '../config/entity-config';
+import type { AggregateQuery, CountQuery, FindManyQuery } from '../config/entity-config';
 import type { SvcSettings } from '../config/svc-settings';
 import type { ExecuteRequest } from '../pipeline/operation-call';
 import type { SvcContext } from '../config/svc-context';
@@ -132,6 +132,11 @@ export class SvcService<T = Record<string, unknown>> {
    */
   aggregate(query: AggregateQuery = {}, opts?: CallOptions): Promise<AggregateResultEnvelope> {
     return this.body({ operation: 'aggregate', query }, opts);
+  }
+
+  /** How many rows the caller may see match the filter and search (`count: true`), counted by the database. */
+  count(query: CountQuery = {}, opts?: CallOptions): Promise<{ total: number }> {
+    return this.body({ operation: 'count', query }, opts);
   }
 
   /**
