@@ -7,7 +7,7 @@ import type { EntityConfig, PolicyFunction } from '@svc/core';
 import { SvcRegistry } from '@svc/nestjs';
 import request from 'supertest';
 import { Column, DeleteDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { svcController } from '../support/create-test-app';
+import { bootstrapFailure, svcController } from '../support/create-test-app';
 import { StatementCounter } from '../support/statement-counter';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectProblem } from './support/e2e-http';
@@ -199,5 +199,15 @@ describe.each(TEST_DATABASES)('count on $name', (db) => {
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual({ total: await count('b', 'filter[title][eq]=Dune') });
     });
+  });
+
+  it('refuses count: "yes" at boot, naming it', async () => {
+    const error = await bootstrapFailure({
+      db,
+      suite: 'e2e_count_boot',
+      entities: [CtBook],
+      controllers: [svcController('books', CtBook, { count: 'yes' } as never)],
+    });
+    expect(error.message).toMatch(/count: must be true or false/);
   });
 });

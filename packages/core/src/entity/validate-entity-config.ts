@@ -18,9 +18,6 @@ const STRUCTURAL_KEYS = [
   'include',
   'relations',
   'operations',
-  'batch',
-  'aggregate',
-  'count',
 ];
 /** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();
@@ -34,7 +31,11 @@ export function validateEntityConfig(
 ): void {
   if (!isPlainObject(config))
     throw new ConfigurationException({ entity, message: 'The entity config must be a plain object.' });
-  const known = [...SETTINGS_KEYS, ...STRUCTURAL_KEYS];
+  // An operation that is off unless the config turns it on is turned on by a key of its own (`batch`, `count`).
+  const optIns = [
+    ...new Set([...facts.values()].flatMap((fact) => (fact.optIn ? [fact.optIn.path.split('.')[0]!] : []))),
+  ];
+  const known = [...SETTINGS_KEYS, ...STRUCTURAL_KEYS, ...optIns];
   for (const key of Object.keys(config)) {
     if (!known.includes(key))
       throw new ConfigurationException({
@@ -50,6 +51,8 @@ export function validateEntityConfig(
       });
     }
   }
+  if (config.count !== undefined && typeof config.count !== 'boolean')
+    throw new ConfigurationException({ entity, path: 'count', message: 'must be true or false.' });
   validateSettings(config as Record<string, unknown>, { scope: 'entity', entity });
   checkSchema(entity, config.schema);
   checkBlock(entity, 'filter', config.filter, ['fields', 'default', 'apply', 'limits']);
