@@ -173,6 +173,8 @@ describe.each(TEST_DATABASES)('GraphQL aggregates on $name', (db) => {
         'sort: [String!]',
         'limit: Int',
         'offset: Int',
+        'withDeleted: Boolean',
+        'onlyDeleted: Boolean',
       ]);
       expect(String(query['gaBooksAggregate']!.type)).toBe('GaBookAggregateList!');
     });

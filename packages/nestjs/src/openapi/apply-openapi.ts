@@ -22,7 +22,7 @@ import { operationIdOf } from './operation-names';
 import { parametersOf } from './openapi-parameters';
 import { responsesOf } from './openapi-responses';
 import { requestBodyOf } from './openapi-request-body';
-import { DocumentSchemas } from './openapi-components';
+import { DocumentSchemas, type JsonSchema } from './openapi-components';
 
 /** One Svc controller and the description of the entity it serves. */
 export interface DocumentedController {
@@ -82,14 +82,22 @@ export function applyOpenApi(controllers: readonly DocumentedController[], optio
   }
   const lookup = (name: string) => byName.get(name);
   const context = { api, lookup, taken: new Set<string>(), schemas: new DocumentSchemas() };
+  // A controller decorated by an earlier app keeps the components its routes refer to: they are named first here, so
+  // a controller new to this app cannot take one of those names for another shape.
+  for (const { controller } of controllers) context.schemas.seed(claimed.get(controller) ?? []);
   for (const { controller, description } of controllers) {
     tagController(api, controller);
     const handled = documentOperations(context, controller, description);
     documentOtherRoutes(context, controller, description, { handled, streams: options.streams });
   }
+  for (const { controller } of controllers)
+    if (!claimed.has(controller)) claimed.set(controller, context.schemas.entries());
   const first = controllers[0]?.controller;
   if (first) nameSchemas(api, first, context.schemas);
 }
+
+/** The named components each documented controller's routes may refer to, from the app that decorated it. */
+const claimed = new WeakMap<Function, readonly [string, JsonSchema][]>();
 
 /**
  * Puts the named schemas in the document's `components.schemas`: `@nestjs/swagger` adds there the models a controller

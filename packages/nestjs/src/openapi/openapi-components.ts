@@ -27,6 +27,11 @@ export class DocumentSchemas {
     return [...this.named.entries()];
   }
 
+  /** Names taken before any route of this document is rendered (by routes an earlier app documented). */
+  seed(entries: readonly (readonly [string, JsonSchema])[]): void {
+    for (const [name, schema] of entries) if (!this.named.has(name)) this.named.set(name, schema);
+  }
+
   /**
    * `schema` as the document holds it: each `#/$defs/<name>` of the entity's named schemas points at the component
    * that holds it, which is added the first time it is referred to.
