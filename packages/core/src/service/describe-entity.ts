@@ -9,8 +9,8 @@ import type { ListQueryConfig } from '../query/list-query-config';
 import { realtimeEventsOf } from '../operations/realtime-subscription';
 import { EVENTS_PATH } from '../operations/route-table';
 import { columnJsonSchema } from './json-schema';
-import { embeddedRowJsonSchema, EntitySchemas, type DescribedEntity } from './entity-schemas';
-import { operationSchemasOf, type OperationShapes, type PeerSchemas } from './operation-schemas';
+import { embeddedRowJsonSchema, EntitySchemas, type DescribedEntity, type PeerSchemas } from './entity-schemas';
+import { operationSchemasOf } from './operation-schemas';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
 import { MEASURE_FUNCTIONS, type ResolvedAggregate } from '../config/aggregate-config';
 import type {
@@ -19,6 +19,7 @@ import type {
   FieldDescription,
   OperandDescription,
   OperationDescription,
+  OperationShapes,
   RelationDescription,
   WriteSlotDescription,
 } from './entity-description';

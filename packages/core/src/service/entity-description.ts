@@ -247,6 +247,9 @@ export interface AggregateDescription {
   readonly maxGroups: number;
 }
 
+/** An operation as described, before its schemas are added. */
+export type OperationShapes = Omit<OperationDescription, 'schemas'>;
+
 /** What an operation takes and answers, as JSON Schema (built by `operation-schemas.ts`). */
 export interface OperationSchemas {
   /**

@@ -36,6 +36,14 @@ export type DescribedEntity = Omit<EntityDescription, 'operations' | 'schemas'>;
 /** How a row of a related entity is served when it is embedded (its list fields), when Svc serves that entity. */
 export type PeerRow = (entity: string) => JsonSchema | undefined;
 
+/** What an operation's schemas ask of the entities its rows relate to. */
+export interface PeerSchemas {
+  /** An embedded row of `entity`, when Svc serves it. */
+  readonly row: PeerRow;
+  /** The primary key of `entity` and its schema, when it has a single one. */
+  key(entity: string): { readonly name: string; readonly schema: JsonSchema } | undefined;
+}
+
 const SLOT_SUFFIX = { create: 'Create', update: 'Update', patch: 'Patch' } as const;
 
 /** The entity's named schemas, made as the operations refer to them. */
