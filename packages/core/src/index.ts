@@ -4,6 +4,7 @@
  */
 export { createSvc, createCrud, SvcInstance } from './service/create-svc';
 export type { SvcOptions, CrudRuntime } from './service/create-svc';
+export type { EntityTarget, FieldOf, PathOf, SortKeyOf } from './config/entity-fields';
 export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type {
@@ -62,6 +63,7 @@ export type {
   RouteDecorator,
   OperationMeta,
   CustomOperationConfig,
+  HandlerContext,
 } from './config/entity-config';
 export type { ScopedRepository } from './operations/scoped-repository';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';

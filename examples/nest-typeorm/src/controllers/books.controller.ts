@@ -7,7 +7,7 @@ import type { OperationHandler } from '@svc/core';
 import { Svc } from '@svc/nestjs';
 import { Book } from '../entities/book.entity';
 
-const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'];
+const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'] as const;
 
 /**
  * Marks one book published. `context.repository` is scoped to the request: it joins the operation's transaction
@@ -15,8 +15,8 @@ const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'];
  */
 const publishOne: OperationHandler = async (input, context) => {
   const key = input.key!; // { id: 7 }; input.id is the id itself
-  await context.repository!.update(key, { published: true });
-  return context.repository!.findOne({ key });
+  await context.repository.update(key, { published: true });
+  return context.repository.findOne({ key });
 };
 
 @Svc(Book, {

@@ -34,7 +34,7 @@ export type RelationAction = 'list' | 'add' | 'replace' | 'remove';
 export function buildArrayRelations(
   entity: string,
   metadata: EntityMetadata,
-  relations: Readonly<Record<string, RelationConfigInput>> | undefined,
+  relations: { readonly [relation: string]: RelationConfigInput | undefined } | undefined,
   adapter: RepositoryAdapter,
 ): ReadonlyMap<string, ArrayRelation> {
   const out = new Map<string, ArrayRelation>();

@@ -1,7 +1,9 @@
 /** Structural entity config (`EntityConfig`): resolved once at bootstrap, entity scope only, never merged. */
-import type { OperationSettingsById, StandardOperationId, SvcSettings } from './svc-settings';
+import type { OperationSettingsById, PaginationSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import type { SvcContext } from './svc-context';
+import type { ScopedRepository } from '../persistence/scoped-repository';
 import type { StandardSchemaV1 } from './standard-schema';
+import type { FieldOf, PathOf, SortKeyOf } from './entity-fields';
 
 /**
  * A decorator of the generated route method (a Nest `UseGuards(...)`, `UseInterceptors(...)`, `UsePipes(...)`,
@@ -25,11 +27,12 @@ export interface OperationMeta {
 }
 
 /** A field list that allows everything but some names. */
-export interface ExcludeList {
-  readonly exclude: readonly string[];
+export interface ExcludeList<F extends string = string> {
+  readonly exclude: readonly F[];
 }
 
-export type FieldList = readonly string[] | ExcludeList;
+/** Names, or every name but some (`{ exclude }`); typed by the entity where `@Svc` or `createCrud` reads it. */
+export type FieldList<F extends string = string> = readonly F[] | ExcludeList<F>;
 
 /** A filter expression in object form: `{ pages: { gte: 100 }, or: [...], not: {...} }`. */
 export type FilterExpression = Readonly<Record<string, unknown>>;
@@ -39,9 +42,9 @@ export interface ApplyArgs {
   readonly context: SvcContext;
 }
 
-export interface FilterConfig {
-  /** Filterable fields. @default every own column */
-  readonly fields?: FieldList | Readonly<Record<string, readonly string[]>>;
+export interface FilterConfig<T = unknown> {
+  /** Filterable fields, with their operators in the map form. @default every own column */
+  readonly fields?: FieldList<PathOf<T>> | { readonly [Field in PathOf<T>]?: readonly string[] };
   /** Applies when the request sends no `filter`; a client filter wins outright. */
   readonly default?: FilterExpression;
   /** ANDed into every read and into the id lookup of every single-row write. */
@@ -58,11 +61,11 @@ export interface FilterConfig {
   };
 }
 
-export interface SortConfig {
+export interface SortConfig<T = unknown> {
   /** Sortable fields. @default every own column */
-  readonly fields?: FieldList;
+  readonly fields?: FieldList<PathOf<T>>;
   /** Sort when the request sends no `sort`, in `sort=` shorthand (`-pages`). */
-  readonly default?: readonly string[];
+  readonly default?: readonly SortKeyOf<T>[];
   /** Keys forced ahead of the client's, deduplicating a client key for the same field. */
   readonly apply?: (args: ApplyArgs) => readonly string[] | undefined;
 }
@@ -91,7 +94,10 @@ export interface SvcOperationInput {
   readonly query?: unknown;
 }
 
-export type OperationHandler = (input: SvcOperationInput, context: SvcContext) => unknown;
+/** A handler's context: the caller's, with the entity's repository scoped to the request (never absent here). */
+export type HandlerContext = SvcContext & { readonly repository: ScopedRepository };
+
+export type OperationHandler = (input: SvcOperationInput, context: HandlerContext) => unknown;
 
 export interface RouteOptions {
   readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -101,23 +107,23 @@ export interface RouteOptions {
 }
 
 /** A field list slot: bare array or `{ fields }`; an empty list closes the slot. */
-export type FieldListSlot = readonly string[] | { readonly fields: readonly string[] };
+export type FieldListSlot<F extends string = string> = readonly F[] | { readonly fields: readonly F[] };
 
 /** A write slot: a field list (the writable-field allowlist), a schema class, or a Standard Schema validator. */
-export type InputSlot = FieldListSlot | (new () => object) | StandardSchemaV1;
+export type InputSlot<T = unknown> = FieldListSlot<PathOf<T>> | (new () => object) | StandardSchemaV1;
 
-export interface SchemaConfig {
+export interface SchemaConfig<T = unknown> {
   readonly input?: {
-    readonly create?: InputSlot;
-    readonly update?: InputSlot;
-    readonly patch?: InputSlot;
+    readonly create?: InputSlot<T>;
+    readonly update?: InputSlot<T>;
+    readonly patch?: InputSlot<T>;
     /** Gates the query parameters of reads: a schema class or a Standard Schema validator. */
     readonly query?: (new () => object) | StandardSchemaV1;
   };
   /** What item and list responses serve: a field list or a class with runtime fields; replaces the select projection. */
   readonly output?: {
-    readonly item?: OutputSlot;
-    readonly list?: OutputSlot;
+    readonly item?: OutputSlot<T>;
+    readonly list?: OutputSlot<T>;
   };
 }
 
@@ -167,33 +173,38 @@ export type EntityOperationsMap = {
   readonly [custom: string]: boolean | CustomOperationConfig | undefined;
 };
 
-export interface EntityStructure {
-  readonly schema?: SchemaConfig;
+/**
+ * The structural keys of an entity config. `T` is the entity (`@Svc(Book, ...)` and `createCrud(Book, ...)` read it
+ * from the class): each field list then takes only Book's fields and one-hop paths, so a misspelt name fails to
+ * compile. Left `unknown`, any name compiles and the boot checks alone refuse it.
+ */
+export interface EntityStructure<T = unknown> {
+  readonly schema?: SchemaConfig<T>;
   readonly policy?: PolicyFunction;
-  readonly filter?: FilterConfig;
-  readonly sort?: SortConfig;
+  readonly filter?: FilterConfig<T>;
+  readonly sort?: SortConfig<T>;
   /** Readable fields: they close every response body; `select=` narrows within them. */
-  readonly select?: SelectConfigInput;
+  readonly select?: SelectConfigInput<T>;
   /** `search[query]`; false (the default) refuses the parameter. */
-  readonly search?: SearchConfigInput | false;
+  readonly search?: SearchConfigInput<T> | false;
   /** Relations a read may embed (opt-in). */
-  readonly include?: IncludeConfigInput;
+  readonly include?: IncludeConfigInput<T>;
   /** Per-relation tuning, keyed by the entity's own relation names. */
-  readonly relations?: Readonly<Record<string, RelationConfigInput>>;
+  readonly relations?: { readonly [Relation in FieldOf<T>]?: RelationConfigInput };
   /** Server-forced write values, overwriting the client's on createOne and updateOne (never patchOne). */
-  readonly set?: SetConfig;
+  readonly set?: SetConfig<T>;
   /** Whitelist of operations: absent means defaults; present means only those named. */
   readonly operations?: EntityOperationsMap;
   /**
    * Batch writes, off unless named here (the `operations` whitelist neither turns them on nor is needed):
    * `createMany` (`POST /batch`), `updateMany` (`PATCH /` by filter) and `deleteMany` (`DELETE /` by filter).
    */
-  readonly batch?: BatchConfig;
+  readonly batch?: BatchConfig<T>;
   /**
    * Aggregates, off unless named here: `aggregate` (`GET /aggregate`), counts, sums, averages, minimums and maximums
    * computed by the database over the rows a filter matches, grouped by the fields `groupBy` lists.
    */
-  readonly aggregate?: AggregateConfig;
+  readonly aggregate?: AggregateConfig<T>;
   /**
    * `count`, off unless `true`: `GET /count` answers `{ total }`, how many rows the list's filter and search match,
    * counted by the database under the list's allowlists, limits, scope and row view.
@@ -213,15 +224,15 @@ export interface CountQuery {
 export type AggregateFunctionName = 'count' | 'countDistinct' | 'sum' | 'avg' | 'min' | 'max';
 
 /** `aggregate`: which fields take which functions, which fields group, and how many groups one call may answer. */
-export interface AggregateConfig {
+export interface AggregateConfig<T = unknown> {
   /**
    * The functions each field takes. Listing a field makes it aggregatable even where `select.fields` hides it.
    * @default sum, avg, min and max on every served numeric column; min and max on every served date column (keys,
    *   primary or foreign, only where listed)
    */
-  readonly fields?: Readonly<Record<string, readonly Exclude<AggregateFunctionName, 'count'>[]>>;
+  readonly fields?: { readonly [Field in PathOf<T>]?: readonly Exclude<AggregateFunctionName, 'count'>[] };
   /** Fields a call may group by: own columns and owning to-one paths (`author.country`). @default none */
-  readonly groupBy?: readonly string[];
+  readonly groupBy?: readonly PathOf<T>[];
   readonly limits?: {
     /** Groups one call may answer (its `limit`'s ceiling and default, at most 10,000). @default 1000 */
     readonly maxGroups?: number;
@@ -249,9 +260,9 @@ export interface AggregateQuery {
 }
 
 /** `batch`: which batch writes are on, and how large one may be. */
-export interface BatchConfig {
+export interface BatchConfig<T = unknown> {
   /** `createMany`: `POST /batch` with a JSON array of create bodies; `{ onConflict }` makes it an upsert. */
-  readonly create?: true | { readonly onConflict?: UpsertConfig };
+  readonly create?: true | { readonly onConflict?: UpsertConfig<T> };
   /** `updateMany`: `PATCH /?filter=...` with one patch body for every matching row. */
   readonly update?: true;
   /** `deleteMany`: `DELETE /?filter=...`, soft or hard as `deleteOne`. */
@@ -266,14 +277,20 @@ export interface BatchConfig {
  * An upsert's conflict rule, chosen in config, never by the client: an item whose `target` columns match an existing
  * row updates that row's `update` fields (`'all'`: every field the item sends but the target; `'none'`: keeps it).
  */
-export interface UpsertConfig {
+export interface UpsertConfig<T = unknown> {
   /** Columns that together are unique (a unique column, a unique index, or the primary key). */
-  readonly target: readonly string[];
-  readonly update: readonly string[] | 'all' | 'none';
+  readonly target: readonly PathOf<T>[];
+  readonly update: readonly PathOf<T>[] | 'all' | 'none';
 }
 
 /** What `@Svc(Entity, config)`, `createCrud(Entity, config)` and `instance.createCrud` take. */
-export type EntityConfig = SvcSettings & EntityStructure;
+/** An entity's config: its settings and its structural keys, typed by the entity `T` where one is known. */
+export type EntityConfig<T = unknown> = Omit<SvcSettings, 'identifier' | 'pagination'> &
+  EntityStructure<T> & {
+    /** A scalar column the single-row routes look rows up by, instead of the primary key. */
+    readonly identifier?: { readonly field: FieldOf<T> };
+    readonly pagination?: Omit<PaginationSettings, 'since'> & { readonly since?: { readonly field?: FieldOf<T> } };
+  };
 
 /** The parsed query a programmatic `findMany` takes. */
 export interface FindManyQuery {
@@ -295,19 +312,19 @@ export interface FindManyQuery {
 }
 
 /** `select`: the readable fields, the default projection and `apply`. */
-export interface SelectConfigInput {
+export interface SelectConfigInput<T = unknown> {
   /** Depth-1 own columns. @default every own column */
-  readonly fields?: FieldList;
+  readonly fields?: FieldList<PathOf<T>>;
   /** The projection when a request sends no `select`. @default every selectable field */
-  readonly default?: readonly string[];
+  readonly default?: readonly PathOf<T>[];
   /** Fields added to every projection (never a mask). */
   readonly apply?: (args: ApplyArgs) => readonly string[] | undefined | Promise<readonly string[] | undefined>;
 }
 
 /** `search`. */
-export interface SearchConfigInput {
+export interface SearchConfigInput<T = unknown> {
   /** @default every own string column */
-  readonly fields?: FieldList;
+  readonly fields?: FieldList<PathOf<T>>;
   /** The term used when a request sends no `search[query]`. */
   readonly default?: string;
   /** `substring`: the whole term; `words`: every word must match some field. @default 'substring' */
@@ -323,23 +340,25 @@ export interface SetArgs {
   readonly context: SvcContext;
 }
 
-export type SetFunction = (
-  args: SetArgs,
-) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
+/** Values `set` forces, by field (or embedded path). */
+export type SetValues<T = unknown> = { readonly [Field in PathOf<T>]?: unknown };
+
+export type SetFunction<T = unknown> = (args: SetArgs) => SetValues<T> | undefined | Promise<SetValues<T> | undefined>;
 
 /** A bare function forces the same values on createOne and updateOne; the object form lets them differ. */
-export type SetConfig = SetFunction | { readonly create?: SetFunction; readonly update?: SetFunction };
+export type SetConfig<T = unknown> =
+  SetFunction<T> | { readonly create?: SetFunction<T>; readonly update?: SetFunction<T> };
 
 /** A field list (bare or `{ fields }`), or a class. */
-export type OutputSlot =
-  readonly string[] | { readonly fields: readonly string[] } | (new () => object) | StandardSchemaV1;
+export type OutputSlot<T = unknown> =
+  readonly PathOf<T>[] | { readonly fields: readonly PathOf<T>[] } | (new () => object) | StandardSchemaV1;
 
 /** `include` and `relations.<name>`. */
 export type RelationReadStrategy = 'auto' | 'join' | 'batch' | 'key';
 
-export interface IncludeConfigInput {
+export interface IncludeConfigInput<T = unknown> {
   /** Includable relations (depth 1). @default none: include is opt-in; `{ exclude: [] }` allows every relation. */
-  readonly fields?: FieldList;
+  readonly fields?: FieldList<FieldOf<T>>;
   /** Relations included even when `include=` does not name them. */
   readonly default?: readonly string[];
   /** Paths force-included on every request (still subject to fields and limits). */

@@ -30,7 +30,7 @@ export function buildIncludeConfig(args: {
   entity: string;
   metadata: EntityMetadata;
   include?: IncludeConfigInput;
-  relations?: Readonly<Record<string, RelationConfigInput>>;
+  relations?: { readonly [relation: string]: RelationConfigInput | undefined };
 }): IncludeConfig {
   const { entity, metadata, include } = args;
   const byName = new Map(metadata.relations.map((relation) => [relation.property, relation]));
@@ -112,7 +112,7 @@ function readLimits(entity: string, limits: unknown): { maxDepth: number; maxNod
 function readRelationsBlock(
   entity: string,
   byName: ReadonlyMap<string, RelationMetadata>,
-  block: Readonly<Record<string, RelationConfigInput>> | undefined,
+  block: { readonly [relation: string]: RelationConfigInput | undefined } | undefined,
 ): Map<string, { strategy?: RelationReadStrategy; maxDepth?: number }> {
   const out = new Map<string, { strategy?: RelationReadStrategy; maxDepth?: number }>();
   if (block === undefined) return out;

@@ -5,6 +5,7 @@ import type { EntityDescription } from './entity-description';
 import { resolveMaxInputDepth, type InputLimits } from '../schema/input-depth';
 import type { OperationHandler } from '../config/entity-config';
 import type { EntityConfig, PolicyFunction } from '../config/entity-config';
+import type { EntityTarget, RowOf } from '../config/entity-fields';
 import { resolveEntity } from '../entity/resolve-entity';
 import { OPERATION_FACTS } from '../operations/operation-registry';
 import type { GlobalSettings } from '../config/svc-settings';
@@ -119,10 +120,10 @@ export class SvcInstance {
 
   /** Resolves and validates one entity's config and returns its service. */
   createCrud<T = Record<string, unknown>>(
-    target: Function,
-    config: EntityConfig = {},
+    target: EntityTarget<T>,
+    config: EntityConfig<T> = {},
     runtime: CrudRuntime = {},
-  ): SvcService<T> {
+  ): SvcService<RowOf<T>> {
     if (runtime.infrastructure) requireSupportedPlatform(runtime.infrastructure.platform ?? []);
     const adapter = runtime.adapter ?? (runtime.infrastructure ?? this.options.infrastructure)?.createAdapter(target);
     if (!adapter) {
@@ -149,7 +150,8 @@ export class SvcInstance {
     const entity = resolveEntity({
       operationFacts: OPERATION_FACTS,
       target,
-      config,
+      // Typed by the entity for the caller; read as any entity's here (the boot checks hold it to the metadata).
+      config: config as EntityConfig,
       global,
       globalPolicy: policy,
       adapter,
@@ -164,7 +166,7 @@ export class SvcInstance {
       cacheScope: runtime.cacheScope,
     });
     if (!this.resolved.has(target)) this.resolved.set(target, entity);
-    const service = new SvcService<T>(new SvcEngine(entity, tracing !== false));
+    const service = new SvcService<RowOf<T>>(new SvcEngine(entity, tracing !== false));
     this.served.push(service as SvcService);
     return service;
   }
@@ -227,10 +229,10 @@ export function createSvc(options: SvcOptions = {}): SvcInstance {
 
 /** One entity under an implicit root with the built-in defaults. */
 export function createCrud<T = Record<string, unknown>>(
-  target: Function,
-  config: EntityConfig = {},
+  target: EntityTarget<T>,
+  config: EntityConfig<T> = {},
   runtime: CrudRuntime = {},
-): SvcService<T> {
+): SvcService<RowOf<T>> {
   return createSvc().createCrud<T>(target, config, runtime);
 }
 
