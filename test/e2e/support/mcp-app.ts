@@ -88,6 +88,11 @@ export async function startMcpApp(options: McpAppOptions): Promise<McpApp> {
     await app.close().catch(() => undefined);
     throw error;
   }
+  // Idle keep-alive sockets outlive the client's own idle timeout (undici's, 4 s), so a loaded machine never has the
+  // server close a socket the client is just reusing (read ECONNRESET).
+  const server = app.getHttpServer() as { keepAliveTimeout: number; headersTimeout: number };
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 31_000;
   const { port } = app.getHttpServer().address() as AddressInfo;
   const path = options.mcp === undefined || options.mcp === true ? 'mcp' : (options.mcp.path ?? 'mcp');
   return {
