@@ -35,7 +35,7 @@ export interface SvcToolsetOptions {
    */
   readonly gate?: OperationGate;
   /**
-   * Serve the read tools only (find, aggregate and `svc_describe`): no write tool is listed, and one called by name
+   * Serve the read tools only (find, aggregate, count and `svc_describe`): no write tool is listed, and one called by name
    * (`book_create_one`, or in the compact layout `create_one`) is refused with 405 SVC_OPERATION_DISABLED, writing
    * nothing. @default false
    */

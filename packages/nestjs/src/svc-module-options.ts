@@ -57,7 +57,7 @@ export interface SvcMcpSwitch {
   /** Entity names left out of the tools (entities paged by cursor or since must be). @default [] */
   readonly exclude?: readonly string[];
   /**
-   * Serve the read tools only (find, aggregate, `svc_describe`); a write tool called by name is refused with 405
+   * Serve the read tools only (find, aggregate, count, `svc_describe`); a write tool called by name is refused with 405
    * SVC_OPERATION_DISABLED, writing nothing. @default false
    */
   readonly readOnly?: boolean;

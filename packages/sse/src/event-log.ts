@@ -1,6 +1,6 @@
 /**
  * The event-log port of the SSE transport: where published events are kept for resume and where every open stream's
- * events come from. The default keeps them in this process (`MemoryEventLog`); a shared log (`@svc/redis`) carries
+ * events come from. The default keeps them in this process (`EventBuffer`); a shared log (`@svc/redis`) carries
  * them between app instances, so a subscriber on one instance hears a write made on another and can resume anywhere.
  */
 import type { RealtimeEvent } from '@svc/core';

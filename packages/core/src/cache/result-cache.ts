@@ -1,5 +1,5 @@
 /**
- * The engine-level result cache for findOne and findMany: keys partitioned by `cacheKey(context)`, invalidated by any
+ * The engine-level result cache for the reads (findOne, findMany, aggregate and count): keys partitioned by `cacheKey(context)`, invalidated by any
  * write to the entity or to an entity its reads can include, and never an error: a failing store reads as a miss.
  */
 import type { SvcContext } from '../config/svc-context';
