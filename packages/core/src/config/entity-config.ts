@@ -43,7 +43,11 @@ export interface ApplyArgs {
 }
 
 export interface FilterConfig<T = unknown> {
-  /** Filterable fields, with their operators in the map form. @default every own column */
+  /**
+   * The filterable fields, an allowlist in every form: an array (each field with every operator of its kind), a map
+   * (each field with the listed operators; an own column it does not name is not filterable), or `{ exclude }`.
+   * @default every own column
+   */
   readonly fields?: FieldList<PathOf<T>> | { readonly [Field in PathOf<T>]?: readonly string[] };
   /** Applies when the request sends no `filter`; a client filter wins outright. */
   readonly default?: FilterExpression;
