@@ -1,6 +1,9 @@
 /** The fenced code blocks of a Markdown file, with the section (the nearest heading above) each sits in. */
 import { readFileSync } from 'node:fs';
 
+/** What runs the guides' blocks that show the app under test/guide-app. */
+const GUIDE_APP_TESTS = 'test/guide-app/test (tied by test/repo/guide-app-code.test.ts)';
+
 /** Sections whose blocks a test runs as printed, and the test that does (test/repo/docs-code-blocks.test.ts). */
 export const RUN_SECTIONS: readonly { file: string; section: string; runBy: string }[] = [
   // The first screen: `pnpm example` (examples/nest-typeorm/test/example-process.test.ts) and `pnpm test` (.ci/run).
@@ -11,6 +14,24 @@ export const RUN_SECTIONS: readonly { file: string; section: string; runBy: stri
     section,
     runBy: 'examples/nest-typeorm/test/readme-commands.e2e.test.ts',
   })),
+  // The code of the app under test/guide-app, which its tests run; test/repo/guide-app-code.test.ts ties each block.
+  ...[
+    '2. Let the module take its database',
+    '3. Boot the app on a database of its own',
+    '4. Sign tokens',
+    '5. Seed',
+    '6. Check problem details',
+    '7. Test a policy',
+    '8. Test a scope with two callers',
+    '9. GraphQL and the agent tools',
+  ].map((section) => ({ file: 'docs/guide/testing.md', section, runBy: GUIDE_APP_TESTS })),
+  ...[
+    '1. Install and register',
+    '2. The guard',
+    '3. Public routes',
+    '4. Feeding the policy, the scope and the written values',
+    '6. Testing the guard',
+  ].map((section) => ({ file: 'docs/guide/authentication.md', section, runBy: GUIDE_APP_TESTS })),
 ];
 
 export interface DocBlock {
