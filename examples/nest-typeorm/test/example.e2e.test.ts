@@ -65,6 +65,17 @@ describe('examples/nest-typeorm', () => {
       const response = await request(server).get('/books').query({ 'filter[title][endsWith]': 'x' }).expect(400);
       expect(response.body.code).toBe('SVC_QUERY_INVALID');
     });
+
+    it('answers 400 SVC_QUERY_INVALID naming a column that filter.fields does not name', async () => {
+      for (const field of ['isbn', 'createdAt']) {
+        const response = await request(server)
+          .get('/books')
+          .query({ [`filter[${field}][isNotNull]`]: 'true' })
+          .expect(400);
+        expect(response.body.code).toBe('SVC_QUERY_INVALID');
+        expect(response.body.errors).toEqual([expect.objectContaining({ param: `filter[${field}]` })]);
+      }
+    });
   });
 
   describe('GET /books?include=author', () => {

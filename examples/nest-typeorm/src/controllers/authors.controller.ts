@@ -1,10 +1,11 @@
-/** `/authors`: the eight standard routes (hard delete: no restore or purge), filterable by name and country. */
+/** `/authors`: the eight standard routes (hard delete: no restore or purge), filtered on name, country and bornYear. */
 import { Controller } from '@nestjs/common';
 import { Svc } from '@svc/nestjs';
 import { Author } from '../entities/author.entity';
 
 @Svc(Author, {
   filter: {
+    // The fields clients may filter on, each with its operators; any other column is a 400.
     fields: {
       name: ['eq', 'contains', 'startsWith'],
       country: ['eq', 'in', 'isNull'],

@@ -85,7 +85,7 @@ export function buildFilterAllowlist({ entity, metadata, filter, related, select
     all();
     for (const name of excluded) fields.delete(name);
   } else if (isPlainObject(spec)) {
-    all();
+    // The map is an allowlist, as the array is: a column it does not name is not filterable.
     for (const [name, operators] of Object.entries(spec as Record<string, unknown>)) {
       const column = resolveFieldPath(name, { entity, metadata, path: `filter.fields.${name}`, related });
       fields.set(name, {

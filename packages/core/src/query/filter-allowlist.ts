@@ -12,7 +12,7 @@ export interface FilterLimits {
 
 export interface FilterableField {
   readonly column: ColumnMetadata;
-  /** Operators this field takes; every operator its kind supports unless the map form narrows it. */
+  /** Operators this field takes: every operator its kind supports, or those the map form of `filter.fields` lists. */
   readonly operators: ReadonlySet<FilterOperator>;
 }
 

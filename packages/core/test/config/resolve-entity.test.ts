@@ -487,10 +487,28 @@ describe('resolveEntity', () => {
     });
 
     describe('when it is a map from field to operators', () => {
-      it('restricts the named fields to their operators and leaves the others unrestricted', () => {
-        const fields = allowlist({ fields: { title: ['eq', 'contains'] } });
+      it('allows only the named fields, each with its listed operators', () => {
+        const fields = allowlist({ fields: { title: ['eq', 'contains'], pages: ['gte'] } });
+        expect([...fields.keys()]).toEqual(['title', 'pages']);
         expect([...fields.get('title')!.operators]).toEqual(['eq', 'contains']);
-        expect(fields.get('pages')!.operators.has('gte')).toBe(true);
+        expect([...fields.get('pages')!.operators]).toEqual(['gte']);
+      });
+
+      it('leaves an own column it does not name unfilterable', () => {
+        const fields = allowlist({ fields: { title: ['eq'] } });
+        expect(fields.has('pages')).toBe(false);
+        expect(fields.has('id')).toBe(false);
+      });
+
+      it('allows nothing when it is empty', () => {
+        expect(allowlist({ fields: {} }).size).toBe(0);
+      });
+
+      it('refuses a filter.default on a field it does not name', () => {
+        expectConfigError(() => resolve({ filter: { fields: { title: ['eq'] }, default: { pages: { gte: 1 } } } }), {
+          path: 'filter.default',
+          mentions: ['pages'],
+        });
       });
 
       it('rejects an unknown field', () => {
