@@ -70,7 +70,8 @@ export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModul
       writeSurfaceError(surface, request, http.getResponse<Response>(), toSvc(error));
       return;
     }
-    if (this.options.problemDetails === 'all' || this.servedBySvc(host, request)) {
+    // An SvcException is Svc's own wherever it is thrown (a handler, a service call in the app's code): never a 500.
+    if (this.options.problemDetails === 'all' || error instanceof SvcException || this.servedBySvc(host, request)) {
       writeProblem(request, http.getResponse<Response>(), this.batchTooLarge(request, error, toSvc(error)));
       return;
     }

@@ -1,5 +1,5 @@
 /** Builds every declared service when the module initialises, so configuration errors stop the app from booting. */
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, VersioningType, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { SseTransport } from '@svc/sse';
 import { ApplicationConfig, DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import {
@@ -43,8 +43,25 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   /** True when `path` lies under one of Svc's controllers: its errors answer as problem+json. */
   servesPath(path: string): boolean {
     this.prefixes ??= this.controllerPrefixes();
-    const clean = cleanPath(path);
-    return this.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`));
+    return [cleanPath(path), this.unversioned(path)].some(
+      (clean) =>
+        clean !== undefined && this.prefixes!.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`)),
+    );
+  }
+
+  /**
+   * Under Nest's URI versioning, `path` without its version segment (`/v1/books/7` is `/books/7`, after the global
+   * prefix when there is one), since a controller's own path holds none; undefined otherwise.
+   */
+  private unversioned(path: string): string | undefined {
+    const versioning = this.appConfig.getVersioning();
+    if (versioning?.type !== VersioningType.URI) return undefined;
+    const global = this.appConfig.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
+    const segments = cleanPath(path).split('/').slice(1);
+    const at = global === '' ? 0 : global.split('/').length;
+    const prefix = versioning.prefix === false ? '' : (versioning.prefix ?? 'v');
+    if (segments.length <= at || !segments[at]!.startsWith(prefix)) return undefined;
+    return `/${[...segments.slice(0, at), ...segments.slice(at + 1)].join('/')}`;
   }
 
   private itemRoutes?: ReadonlyMap<string, number>;
