@@ -1,7 +1,8 @@
 // The packages as a new user gets them. Publishes every @svc package to a real npm registry on 127.0.0.1
 // (scripts/local-registry.mjs), then, in fresh apps outside the workspace, runs the README's Quick start as printed:
-// its .npmrc line and its install line (pnpm or npm; unpinned, so peers resolve to what the registry serves today),
-// writes its source files, builds them with tsc and calls the app as its curl lines do. Each app also imports every
+// its .npmrc line and its install lines (pnpm or npm; unpinned, so peers and TypeScript resolve to what the registry
+// serves today: TypeScript 7 on the newest line, 5 on the oldest), writes its tsconfig.json and source files, builds
+// them with the tsc it installed and calls the app as its curl lines do. Each app also imports every
 // @svc package it has (with the optional surfaces' peers added as their guides say) and checks that Svc shares the
 // app's own @nestjs/* and typeorm. Apps: CommonJS on Node 24 with pnpm and with npm, an ECMAScript-module app on
 // Node 22, and the oldest line on the machine's Node 20; and a CommonJS app on Node 24 that installs with npm's
@@ -17,8 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, run, startLocalRegistry, workspacePackages } from '../scripts/local-registry.mjs';
 
-/** The packages an app adds beyond the Quick start to load every @svc package, as the guides install them. */
-const SURFACE_PEERS = ['graphql', 'graphql-http', '@modelcontextprotocol/server', 'ioredis'];
+/**
+ * The packages an app adds beyond the Quick start to load every @svc package, as the guides install them, and
+ * @nestjs/swagger, which npm refuses beside TypeScript 7 without the override the Quick start's npm lines set.
+ */
+const SURFACE_PEERS = ['graphql', 'graphql-http', '@modelcontextprotocol/server', 'ioredis', '@nestjs/swagger'];
 /** The line the installing guide gives npm users of @svc/redis on TypeORM 1 (read from the guide, as printed). */
 const NPM_IOREDIS_OVERRIDE = (() => {
   const guide = readFileSync(join(REPO_ROOT, 'docs', 'guide', 'installing.md'), 'utf8');
@@ -39,6 +43,8 @@ const REPORTED = [
   'graphql',
   'ioredis',
   '@modelcontextprotocol/server',
+  '@nestjs/swagger',
+  'typescript',
 ];
 
 /** The majors (the line) each app must have resolved: an unpinned install that lands elsewhere fails the check. */
@@ -50,6 +56,8 @@ const NEWEST_LINE = {
   'class-validator': '0.15',
   graphql: '17',
   ioredis: '6',
+  '@nestjs/swagger': '12',
+  typescript: '7',
 };
 /** The newest line of the packages the Quick start names itself (the app without peers has no others). */
 const QUICK_START_NEWEST_LINE = {
@@ -58,6 +66,7 @@ const QUICK_START_NEWEST_LINE = {
   typeorm: '1',
   'better-sqlite3': '13',
   'class-validator': '0.15',
+  typescript: '7',
 };
 const OLDEST_LINE = {
   '@nestjs/common': '11',
@@ -67,6 +76,8 @@ const OLDEST_LINE = {
   'class-validator': '0.14',
   graphql: '16',
   ioredis: '5',
+  '@nestjs/swagger': '11',
+  typescript: '5',
 };
 
 const APPS = [
@@ -87,7 +98,10 @@ const APPS = [
 /** The @svc packages the Quick start installs: all an app without peers has. */
 const QUICK_START_PACKAGES = ['core', 'nestjs', 'typeorm'];
 
-/** The README's Quick start: its shell blocks and its source files (each opens with a `// src/<file>` line). */
+/**
+ * The README's Quick start: its shell blocks, its tsconfig.json and its source files (each opens with a
+ * `// <file>` line).
+ */
 function quickStart() {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const section = readme.slice(
@@ -95,6 +109,8 @@ function quickStart() {
     readme.indexOf('\n## ', readme.indexOf('## Quick start') + 3),
   );
   const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, body]) => ({ lang, body }));
+  const tsconfig = blocks.find((block) => block.lang === 'jsonc' && block.body.startsWith('// tsconfig.json\n'));
+  if (!tsconfig) throw new Error("the README's Quick start has no tsconfig.json block");
   const shell = blocks.filter((block) => block.lang === 'sh').map((block) => block.body);
   const find = (what, test) => {
     const found = shell.find(test);
@@ -115,6 +131,7 @@ function quickStart() {
       npm: find('npm install', (body) => body.includes('npm install @svc/core')),
       oldest: find('oldest-line install', (body) => body.includes('@nestjs/common@11')),
     },
+    tsconfig: tsconfig.body,
     files,
   };
 }
@@ -232,7 +249,7 @@ function versionsIn(app, dir, env) {
 /** The optional surfaces' packages, as an app adds them after the Quick start (pinned to the oldest line there). */
 function surfacesFor(app) {
   const surfaces = [...workspacePackages().map((name) => `@svc/${name}`), ...SURFACE_PEERS];
-  const oldest = app.install === 'oldest' ? ['graphql@16', 'ioredis@5'] : [];
+  const oldest = app.install === 'oldest' ? ['graphql@16', 'ioredis@5', '@nestjs/swagger@11'] : [];
   return [...surfaces.filter((name) => !oldest.some((pin) => pin.startsWith(`${name}@`))), ...oldest];
 }
 
@@ -246,49 +263,29 @@ async function checkApp(app, start, root) {
   const withPeers = app.peers !== false;
   // npm's own setting for installing no peers, as an app sets it; the README's lines then run as printed.
   if (!withPeers) writeFileSync(join(dir, '.npmrc'), 'legacy-peer-deps=true\n');
-  // The Quick start as printed: the registry line, then the install line.
+  // The Quick start as printed: the registry line, then the install lines, TypeScript and @types/node among them.
   sh(start.registry, dir, env);
   sh(start.installs[app.install], dir, env);
-  const tools = ['typescript@~5.9', `@types/node@${app.node === 'system' ? 20 : app.node}`];
   const names = withPeers ? workspacePackages() : QUICK_START_PACKAGES;
   if (!withPeers) {
-    // Nothing beside the Quick start but the build tools; no optional peer may have come in.
-    sh(`npm install -D --no-audit --no-fund ${tools.join(' ')}`, dir, env);
+    // Nothing beside the Quick start; no optional peer may have come in.
     if (existsSync(join(dir, 'node_modules', '@opentelemetry', 'api')))
       throw new Error(`${app.name} has @opentelemetry/api installed, so it does not show an app without peers`);
   } else if (app.install === 'npm') {
-    const extra = surfacesFor(app);
     // TypeORM 1 declares ioredis ^5 as an optional peer, and npm refuses ioredis 6 beside it: the override the
-    // installing guide gives for @svc/redis with npm.
+    // installing guide gives for @svc/redis with npm. @nestjs/swagger goes in under the Quick start's own override.
     sh(NPM_IOREDIS_OVERRIDE, dir, env);
-    sh(
-      `npm install --no-audit --no-fund ${extra.join(' ')} && npm install -D --no-audit --no-fund ${tools.join(' ')}`,
-      dir,
-      env,
-    );
+    sh(`npm install --no-audit --no-fund ${surfacesFor(app).join(' ')}`, dir, env);
   } else {
-    sh(`pnpm add ${surfacesFor(app).join(' ')} && pnpm add -D ${tools.join(' ')}`, dir, env);
+    sh(`pnpm add ${surfacesFor(app).join(' ')}`, dir, env);
   }
   for (const file of start.files) {
     const text = app.esm ? file.text.replace(/from '(\.\/[^']+)'/g, "from '$1.js'") : file.text;
     writeFileSync(join(dir, file.path), text);
   }
   writeFileSync(join(dir, 'src', 'platform-check.ts'), platformCheck(app.esm, names));
-  const compilerOptions = {
-    target: 'ES2022',
-    ...(app.esm
-      ? { module: 'nodenext', moduleResolution: 'nodenext' }
-      : { module: 'commonjs', moduleResolution: 'node10' }),
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-    strict: true,
-    skipLibCheck: true,
-    esModuleInterop: true,
-    rootDir: 'src',
-    outDir: 'dist',
-    types: ['node'],
-  };
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, include: ['src'] }, null, 2)}\n`);
+  // The Quick start's tsconfig.json as printed, for a CommonJS and an ECMAScript-module app alike.
+  writeFileSync(join(dir, 'tsconfig.json'), start.tsconfig);
   sh('node_modules/.bin/tsc -p .', dir, env);
   sh('node dist/platform-check.js', dir, env);
   const calls = await callApp(dir, env);

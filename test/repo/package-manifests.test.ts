@@ -231,6 +231,10 @@ describe('.ci/consumer-check.mjs', () => {
     expect(script).toContain('sh(start.registry');
   });
 
+  it("builds each app with the Quick start's tsconfig.json, as printed", () => {
+    expect(script).toContain("writeFileSync(join(dir, 'tsconfig.json'), start.tsconfig)");
+  });
+
   it('runs in .ci/run after both platform lines are tested', () => {
     const lines = readText(join(REPO_ROOT, '.ci', 'run'))
       .split('\n')
@@ -259,6 +263,23 @@ describe("the README's Quick start", () => {
     expect(section).toContain("npm pkg set 'overrides.typeorm.better-sqlite3=$better-sqlite3'");
     expect(section).toMatch(/npm install @svc\/core[^`]*better-sqlite3@13/);
     expect(section).toMatch(/@nestjs\/common@11[^`]*typeorm@0\.3[^`]*better-sqlite3@12/);
+  });
+
+  it('installs TypeScript, and lets npm add @nestjs/swagger beside TypeScript 7', () => {
+    expect(section).toContain('pnpm add -D typescript @types/node');
+    expect(section).toContain('npm install -D typescript @types/node');
+    expect(section).toContain("npm pkg set 'overrides.@nestjs/swagger.typescript=$typescript'");
+  });
+
+  it("prints the tsconfig.json its files build with, naming Node's types and the decorator options", () => {
+    const block = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(section)?.[1] ?? '{}';
+    const { compilerOptions } = JSON.parse(block) as { compilerOptions?: Record<string, unknown> };
+    expect(compilerOptions).toMatchObject({
+      module: 'nodenext',
+      types: ['node'],
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    });
   });
 
   it('names the driver of each database beside the install lines', () => {
