@@ -120,6 +120,7 @@ export { EVENTS_PATH } from './operations/route-table';
 export type { SvcRoute, HttpMethod } from './operations/route-table';
 export { admitNull, columnJsonSchema, PROBLEM_JSON_SCHEMA } from './service/json-schema';
 export { schemaNameOf } from './service/entity-schemas';
+export { mapSchemaRefs } from './service/schema-refs';
 export { offsetPage } from './service/offset-page';
 /**
  * The page `offsetPage` reads from a surface's arguments.

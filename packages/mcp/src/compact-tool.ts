@@ -9,7 +9,7 @@
  * scoping it runs under, are exactly those of the entity layout.
  */
 import { QueryInvalidException, type SvcContext } from '@svc/core';
-import { didYouMean, STANDARD_OPERATIONS } from '@svc/core/spi';
+import { didYouMean, mapSchemaRefs, STANDARD_OPERATIONS } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 import type { SvcTool, SvcToolAnnotations, SvcToolDefinition } from './svc-tool';
 import { snakeCase } from './tool-name';
@@ -30,12 +30,6 @@ const PER_ENTITY = 'Its shape depends on entity.';
 
 /** The filter's own keys that group conditions, never a field's. */
 const FILTER_GROUPS = new Set(['and', 'or', 'not']);
-
-/** Keywords whose values are data, never schemas: a `$ref` inside one is a value, left as it is. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-
-/** Keywords whose values map names to schemas: their keys are names, never keywords. */
-const NAME_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
 /** One entity's part of a compact tool, worked out once. */
 interface EntityPart {
@@ -297,17 +291,8 @@ function freeName(name: string, defs: Readonly<Record<string, JsonSchema>>): str
 }
 
 /** `value` with every `#/$defs/<name>` pointer renamed as `renames` says, data values left alone. */
-function renameRefs(value: unknown, renames: ReadonlyMap<string, string>, names = false): unknown {
-  if (Array.isArray(value)) return value.map((item) => renameRefs(item, renames));
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, child]) => {
-      if (names) return [key, renameRefs(child, renames)];
-      if (key === '$ref' && typeof child === 'string') return [key, renamedPointer(child, renames)];
-      if (DATA_KEYWORDS.has(key)) return [key, child];
-      return [key, renameRefs(child, renames, NAME_MAP_KEYWORDS.has(key))];
-    }),
-  );
+function renameRefs(value: unknown, renames: ReadonlyMap<string, string>): unknown {
+  return mapSchemaRefs(value, (pointer, ref) => ({ ...ref, $ref: renamedPointer(pointer, renames) }));
 }
 
 function renamedPointer(pointer: string, renames: ReadonlyMap<string, string>): string {

@@ -39,6 +39,8 @@ export class SvcTool {
   readonly definition: SvcToolDefinition;
   /** The operation's id. */
   readonly operation: string;
+  /** What a call's arguments hold, read off the operation's schemas once: the query's names, the key, the body. */
+  private readonly takes: { readonly query: readonly string[]; readonly key: boolean; readonly body: boolean };
 
   constructor(
     readonly service: SvcService,
@@ -51,6 +53,12 @@ export class SvcTool {
   ) {
     const description = service.describe();
     this.operation = described.id;
+    const { params, query, body } = described.schemas;
+    this.takes = {
+      query: Object.keys((query['properties'] as object | undefined) ?? {}),
+      key: Object.hasOwn((params['properties'] as object | undefined) ?? {}, description.lookup.param),
+      body: body !== undefined,
+    };
     const title = described.wording?.title ?? described.summary;
     const hints = described.hints ?? { readOnly: described.kind === 'read' };
     this.definition = Object.freeze({
@@ -123,18 +131,12 @@ export class SvcTool {
 
   /** The engine request of valid arguments: the key, the body, and the query's properties as they are. */
   private requestOf(args: Record<string, unknown>): ExecuteRequest {
-    const { id: operation, schemas } = this.described;
-    const description = this.service.describe();
-    const query = Object.keys((schemas.query['properties'] as object | undefined) ?? {});
-    const takesKey = Object.hasOwn(
-      (schemas.params['properties'] as object | undefined) ?? {},
-      description.lookup.param,
-    );
+    const { query, key, body } = this.takes;
     return {
-      operation,
-      ...(takesKey ? { id: args['id'] } : {}),
-      ...(schemas.body ? { body: args['data'] } : {}),
-      ...(query.length > 0 ? { query: queryOf(description, query, args) } : {}),
+      operation: this.operation,
+      ...(key ? { id: args['id'] } : {}),
+      ...(body ? { body: args['data'] } : {}),
+      ...(query.length > 0 ? { query: queryOf(this.service.describe(), query, args) } : {}),
     };
   }
 }

@@ -5,7 +5,7 @@
  * A named schema is written in place; one that refers to itself (the filter's groups) stays under `$defs`.
  */
 import { type EntityDescription, type OperationDescription } from '@svc/core';
-import { schemaNameOf } from '@svc/core/spi';
+import { mapSchemaRefs, schemaNameOf } from '@svc/core/spi';
 import type { JsonSchema } from './json-schema';
 
 /** The input schema of the operation's tool. */
@@ -63,39 +63,23 @@ export class SchemaInliner {
 
   constructor(private readonly named: Readonly<Record<string, JsonSchema>>) {}
 
-  inline(value: unknown, open: ReadonlySet<string> = new Set(), names = false): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.inline(item, open));
-    if (value === null || typeof value !== 'object') return value;
-    const record = value as Record<string, unknown>;
-    const pointer = names ? undefined : record['$ref'];
-    const name = typeof pointer === 'string' ? schemaNameOf(pointer) : undefined;
-    if (name !== undefined && this.named[name]) {
-      const { $ref: _ref, ...siblings } = record;
-      if (open.has(name) || refersTo(this.named[name], name)) {
+  inline(value: unknown, open: ReadonlySet<string> = new Set()): unknown {
+    return mapSchemaRefs(value, (pointer, ref) => {
+      const name = schemaNameOf(pointer);
+      const named = name === undefined ? undefined : this.named[name];
+      if (name === undefined || named === undefined) return ref;
+      if (open.has(name) || refersTo(named, name)) {
         if (!this.kept.has(name)) {
           this.kept.set(name, {});
-          this.kept.set(name, this.inline(this.named[name], new Set([...open, name])) as JsonSchema);
+          this.kept.set(name, this.inline(named, new Set([...open, name])) as JsonSchema);
         }
-        return { $ref: pointer, ...(this.inline(siblings, open) as object) };
+        return ref;
       }
-      return {
-        ...(this.inline(this.named[name], new Set([...open, name])) as object),
-        ...(this.inline(siblings, open) as object),
-      };
-    }
-    return Object.fromEntries(
-      Object.entries(record).map(([key, child]) => [
-        key,
-        names || !DATA_KEYWORDS.has(key) ? this.inline(child, open, !names && NAME_MAPS.has(key)) : child,
-      ]),
-    );
+      const { $ref: _ref, ...siblings } = ref;
+      return { ...(this.inline(named, new Set([...open, name])) as object), ...siblings };
+    });
   }
 }
-
-/** Keywords whose values are data, never schemas. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-/** Keywords whose values map names to schemas: their keys are names, never keywords. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
 /** Whether `schema` holds a `$ref` to the named schema `name`. */
 function refersTo(schema: unknown, name: string): boolean {

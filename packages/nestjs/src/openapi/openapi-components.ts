@@ -7,15 +7,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { type EntityDescription } from '@svc/core';
-import { PROBLEM_JSON_SCHEMA, schemaNameOf } from '@svc/core/spi';
+import { mapSchemaRefs, PROBLEM_JSON_SCHEMA, schemaNameOf } from '@svc/core/spi';
 
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;
 
 const COMPONENTS = '#/components/schemas/';
-
-/** Keywords whose values are data, never schemas: a `$ref` inside one is a value, left as it is. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
 
 export class DocumentSchemas {
   private readonly named = new Map<string, JsonSchema>();
@@ -86,21 +83,10 @@ export class DocumentSchemas {
   }
 
   /** `value` with every `#/$defs/<name>` pointer turned into the component `componentOf(name)`. */
-  private rewrite(value: unknown, componentOf: (name: string) => string, names = false): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.rewrite(item, componentOf));
-    if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => {
-        if (!names && key === '$ref' && typeof child === 'string') {
-          const name = schemaNameOf(child);
-          return [key, name === undefined ? child : `${COMPONENTS}${componentOf(name)}`];
-        }
-        if (!names && DATA_KEYWORDS.has(key)) return [key, child];
-        return [key, this.rewrite(child, componentOf, !names && NAME_MAPS.has(key))];
-      }),
-    );
+  private rewrite(value: unknown, componentOf: (name: string) => string): unknown {
+    return mapSchemaRefs(value, (pointer, ref) => {
+      const name = schemaNameOf(pointer);
+      return name === undefined ? ref : { ...ref, $ref: `${COMPONENTS}${componentOf(name)}` };
+    });
   }
 }
-
-/** Keywords whose values map names to schemas: their keys are names, never keywords. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
