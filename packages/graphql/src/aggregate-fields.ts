@@ -38,7 +38,7 @@ import type { EntityFieldsArgs } from './entity-fields-args';
 import { graphqlFieldName, isGraphqlName, pascal } from './graphql-names';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import { execute } from './run-operation';
-import { viewArguments, viewPairs } from './list-arguments';
+import { matchPairs, viewArguments } from './list-arguments';
 import { collectFields } from './selection-query';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
@@ -294,13 +294,9 @@ function aggregatePairs(
   names: { groups: ReadonlyMap<string, string>; aggregate: AggregateDescription },
   functions: Partial<Record<MeasureFunction, string[]>>,
 ): [string, string][] {
-  const filter = values['filter'] as Values | null | undefined;
-  const search = values['search'] as string | null | undefined;
   const groupBy = values['groupBy'] as string[] | null | undefined;
   const sort = values['sort'] as string[] | null | undefined;
   const pairs: [string, string][] = [];
-  if (filter != null) pairs.push(['filter', JSON.stringify(args.filter ? args.filter.toExpression(filter) : filter)]);
-  if (search != null) pairs.push(['search[query]', search]);
   if (groupBy != null && groupBy.length > 0) pairs.push(['groupBy', groupBy.join(',')]);
   for (const [fn, fields] of Object.entries(functions)) pairs.push([fn, fields.join(',')]);
   if (sort != null && sort.length > 0)
@@ -309,7 +305,7 @@ function aggregatePairs(
     const value = values[name] as number | null | undefined;
     if (value != null) pairs.push([name, String(value)]);
   }
-  return [...pairs, ...viewPairs(values)];
+  return [...matchPairs(values, args.filter), ...pairs];
 }
 
 /**

@@ -5,7 +5,7 @@
 import { GraphQLInt, GraphQLNonNull, GraphQLString, type GraphQLFieldConfig } from 'graphql';
 import type { OperationDescription } from '@svc/core';
 import type { EntityFieldsArgs } from './entity-fields-args';
-import { viewArguments, viewPairs } from './list-arguments';
+import { matchPairs, viewArguments } from './list-arguments';
 import { execute } from './run-operation';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
@@ -22,14 +22,9 @@ export function countField(args: EntityFieldsArgs, operation: OperationDescripti
       ...viewArguments(plan),
     },
     resolve: async (_source, values, context) => {
-      const pairs: [string, string][] = [];
-      const filter = values['filter'] as Readonly<Record<string, unknown>> | null | undefined;
-      if (filter != null)
-        pairs.push(['filter', JSON.stringify(args.filter ? args.filter.toExpression(filter) : filter)]);
-      if (values['search'] != null) pairs.push(['search[query]', values['search'] as string]);
       const response = await execute(args, context, {
         operation: operation.id,
-        query: [...pairs, ...viewPairs(values)],
+        query: matchPairs(values, args.filter),
       });
       return (response.body as { total: number }).total;
     },

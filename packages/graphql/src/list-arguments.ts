@@ -19,20 +19,35 @@ export interface ListArgs {
 
 export function listPairs(plan: EntityPlan, args: ListArgs, filter: FilterInput | undefined): [string, string][] {
   const pairs: [string, string][] = [...pagingPairs(plan, args)];
-  // A null argument is an argument not given, as GraphQL has it; a null inside the filter is the engine's to refuse.
-  if (args.filter !== undefined && args.filter !== null) {
-    pairs.push(['filter', JSON.stringify(filter ? filter.toExpression(args.filter) : args.filter)]);
-  }
   if (args.sort !== undefined && args.sort !== null && args.sort.length > 0) pairs.push(['sort', args.sort.join(',')]);
-  if (args.search !== undefined && args.search !== null) pairs.push(['search[query]', args.search]);
+  return [...pairs, ...matchPairs(args, filter)];
+}
+
+/**
+ * What chooses the rows a list, an aggregate or a count reads: `filter` (in the engine's JSON form), `search` and the
+ * row view. A null argument is an argument not given, as GraphQL has it; a null inside the filter is the engine's to
+ * refuse.
+ */
+export function matchPairs(
+  args: {
+    readonly filter?: unknown;
+    readonly search?: unknown;
+    readonly withDeleted?: unknown;
+    readonly onlyDeleted?: unknown;
+  },
+  filter: FilterInput | undefined,
+): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (args.filter !== undefined && args.filter !== null) {
+    const value = args.filter as Readonly<Record<string, unknown>>;
+    pairs.push(['filter', JSON.stringify(filter ? filter.toExpression(value) : value)]);
+  }
+  if (typeof args.search === 'string') pairs.push(['search[query]', args.search]);
   return [...pairs, ...viewPairs(args)];
 }
 
 /** `withDeleted` and `onlyDeleted`, sent only when true (false is the default row view). */
-export function viewPairs(args: {
-  readonly withDeleted?: unknown;
-  readonly onlyDeleted?: unknown;
-}): [string, string][] {
+function viewPairs(args: { readonly withDeleted?: unknown; readonly onlyDeleted?: unknown }): [string, string][] {
   const pairs: [string, string][] = [];
   if (args.withDeleted === true) pairs.push(['withDeleted', 'true']);
   if (args.onlyDeleted === true) pairs.push(['onlyDeleted', 'true']);
