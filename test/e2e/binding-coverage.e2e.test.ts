@@ -132,12 +132,12 @@ describe('Binding coverage', () => {
   });
 });
 
-describe('GraphQL row view', () => {
+describe.each(TEST_DATABASES)('GraphQL row view on $name', (db) => {
   let t: McpApp;
 
   beforeAll(async () => {
     t = await startMcpApp({
-      db: sqlite,
+      db,
       suite: 'e2e_binding_view',
       entities: BOOKSTORE_ENTITIES,
       controllers: [Books, svcController('authors', Author), svcController('tags', Tag)],

@@ -2,35 +2,11 @@
  * The context is typed by the app through declaration merging (`SvcContextTypes`). Compiled here as a program of its
  * own, so the augmentation does not leak into the rest of the repo's type check.
  */
-import { join } from 'node:path';
-import * as ts from 'typescript';
-
-const ROOT = join(__dirname, '..', '..', '..', '..');
+import { compileAgainstCore } from './compile-against-core';
 
 /** The diagnostics of `source` compiled against @svc/core's sources. */
 function compile(source: string): string[] {
-  const file = join(ROOT, 'packages', 'core', 'test', 'types', '__virtual__.ts');
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.CommonJS,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
-    experimentalDecorators: true,
-    skipLibCheck: true,
-    types: [],
-    baseUrl: ROOT,
-    paths: { '@svc/core': ['packages/core/src/index.ts'] },
-  };
-  const host = ts.createCompilerHost(options);
-  const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language) =>
-    name === file ? ts.createSourceFile(name, source, language) : read(name, language);
-  const program = ts.createProgram([file], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => diagnostic.file?.fileName === file)
-    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  return compileAgainstCore(source);
 }
 
 describe('SvcContextTypes', () => {

@@ -4,36 +4,12 @@
  * must fail to compile and name the misspelt field; the same config spelt right compiles. Configs built at run time
  * (`EntityConfig` with no entity) still take any name, and the boot checks refuse what the metadata lacks.
  */
-import { join } from 'node:path';
-import * as ts from 'typescript';
+import { compileAgainstCore } from './compile-against-core';
 import { report } from '../../../../test/support/test-report';
-
-const ROOT = join(__dirname, '..', '..', '..', '..');
 
 /** The diagnostics of `source` compiled against @svc/core's sources. */
 function compile(source: string): string[] {
-  const file = join(ROOT, 'packages', 'core', 'test', 'types', '__entity_fields__.ts');
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.CommonJS,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
-    experimentalDecorators: true,
-    skipLibCheck: true,
-    types: [],
-    baseUrl: ROOT,
-    paths: { '@svc/core': ['packages/core/src/index.ts'] },
-  };
-  const host = ts.createCompilerHost(options);
-  const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language) =>
-    name === file ? ts.createSourceFile(name, source, language) : read(name, language);
-  const program = ts.createProgram([file], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => diagnostic.file?.fileName === file)
-    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  return compileAgainstCore(source, '__entity_fields__.ts');
 }
 
 const ENTITIES = `
