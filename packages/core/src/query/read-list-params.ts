@@ -179,3 +179,21 @@ export function refuseParams(
 export function joined(value: readonly string[] | string | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : (value as string | undefined);
 }
+
+/**
+ * What chooses the rows a programmatic list, aggregate or count reads (`filter`, `search` and the row view), as the
+ * wire query holds it.
+ */
+export function programmaticMatch(query: {
+  readonly filter?: unknown;
+  readonly search?: string;
+  readonly withDeleted?: boolean;
+  readonly onlyDeleted?: boolean;
+}): Pick<WireListQuery, 'filterJson' | 'search' | 'withDeleted' | 'onlyDeleted'> {
+  return {
+    filterJson: query.filter,
+    search: query.search,
+    withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
+    onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
+  };
+}

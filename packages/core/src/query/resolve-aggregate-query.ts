@@ -12,7 +12,7 @@ import type { AggregateArgs, AggregateMeasure, AggregateSortKey, GroupKey } from
 import { readPageInteger } from '../pagination/pagination-strategy';
 import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
-import { readListParams, refuseParams, type WireListQuery } from './read-list-params';
+import { programmaticMatch, readListParams, refuseParams, type WireListQuery } from './read-list-params';
 import { resolveClientFilter } from './resolve-client-filter';
 import { readSearch, readView } from './resolve-list-query';
 import { scopedWhere } from './scope-relation-paths';
@@ -71,13 +71,7 @@ export function resolveProgrammaticAggregateQuery(
       own.set(key as OwnParam, Array.isArray(value) ? value.join(',') : String(value));
     else if (!rest.has(key)) errors.unsupportedParam(key, `${key} is not a key of an aggregate query.`);
   }
-  const wire: WireListQuery = {
-    filterJson: query.filter,
-    search: query.search,
-    withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
-    onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
-  };
-  return resolve(own, wire, errors, args);
+  return resolve(own, programmaticMatch(query), errors, args);
 }
 
 async function resolve(

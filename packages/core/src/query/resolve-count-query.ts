@@ -9,7 +9,7 @@ import { QueryErrors } from '../errors/query-errors';
 import type { FilterNode, RowView } from '../persistence/query-ast';
 import type { ListQueryConfig } from './list-query-config';
 import type { QueryPairs } from './parse-query-string';
-import { readListParams, refuseParams, type WireListQuery } from './read-list-params';
+import { programmaticMatch, readListParams, refuseParams, type WireListQuery } from './read-list-params';
 import { resolveClientFilter } from './resolve-client-filter';
 import { readSearch, readView } from './resolve-list-query';
 import { scopedWhere } from './scope-relation-paths';
@@ -59,10 +59,5 @@ function wireOf(query: CountQuery, errors: QueryErrors): WireListQuery {
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && !PROGRAMMATIC.has(key))
       errors.unsupportedParam(key, `${key} is not a key of a count query: ${TAKES}.`);
-  return {
-    filterJson: query.filter,
-    search: query.search,
-    withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
-    onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
-  };
+  return programmaticMatch(query);
 }

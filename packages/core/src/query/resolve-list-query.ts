@@ -5,7 +5,7 @@ import type { ListQueryConfig } from './list-query-config';
 import type { FilterNode, RowView, SortKey } from '../persistence/query-ast';
 import { QueryErrors } from '../errors/query-errors';
 import type { QueryPairs } from './parse-query-string';
-import { joined, readListParams, type WireListQuery } from './read-list-params';
+import { joined, programmaticMatch, readListParams, type WireListQuery } from './read-list-params';
 import { ConfigurationException } from '../errors/configuration-exception';
 import { resolveSearch } from './search-config';
 import type { PagePlan } from '../pagination/pagination-strategy';
@@ -63,13 +63,10 @@ export function resolveProgrammaticListQuery(
   for (const key of Object.keys(query))
     if (!known.has(key)) errors.unsupportedParam(key, `${key} is not a query key of this resource.`);
   const wire: WireListQuery = {
-    filterJson: query.filter,
+    ...programmaticMatch(query),
     sort: joined(query.sort),
     paging: programmaticPaging(query),
-    withDeleted: query.withDeleted === undefined ? undefined : String(query.withDeleted),
-    onlyDeleted: query.onlyDeleted === undefined ? undefined : String(query.onlyDeleted),
     select: joined(query.select),
-    search: query.search,
     include: joined(query.include),
   };
   return resolveQuery(wire, config, errors, { operation, context });
