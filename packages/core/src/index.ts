@@ -4,7 +4,7 @@
  */
 export { createSvc, createCrud, SvcInstance } from './service/create-svc';
 export type { SvcOptions, CrudRuntime } from './service/create-svc';
-export type { EntityTarget, FieldOf, PathOf, SortKeyOf } from './config/entity-fields';
+export type { EntityTarget, FieldOf, PathOf, RowInput, RowOf, SortKeyOf } from './config/entity-fields';
 export type { InputLimits } from './schema/input-depth';
 export { SvcService } from './service/svc-service';
 export type {

@@ -3,7 +3,7 @@ import type { OperationSettingsById, PaginationSettings, StandardOperationId, Sv
 import type { SvcContext } from './svc-context';
 import type { ScopedRepository } from '../persistence/scoped-repository';
 import type { StandardSchemaV1 } from './standard-schema';
-import type { FieldOf, PathOf, SortKeyOf } from './entity-fields';
+import type { FieldOf, PathOf, RowInput, RowOf, SortKeyOf } from './entity-fields';
 
 /**
  * A decorator of the generated route method (a Nest `UseGuards(...)`, `UseInterceptors(...)`, `UsePipes(...)`,
@@ -85,8 +85,11 @@ export interface PolicyArgs {
 /** One authorization function; false answers 403 SVC_FORBIDDEN. */
 export type PolicyFunction = (args: PolicyArgs) => boolean | Promise<boolean>;
 
-/** What a handler receives. */
-export interface SvcOperationInput {
+/**
+ * What a handler receives. `Body` is what `input.body` holds: a standard write's handler gets the entity's write body
+ * (`RowInput<Book>`); a custom operation's handler may name the type its input schema validates.
+ */
+export interface SvcOperationInput<Body = unknown> {
   /**
    * The route id, coerced to the key's kind: a number for an integer key, a string for a uuid or text key; an object
    * of the key's fields only for a composite key. Unset when the operation addresses no row.
@@ -94,14 +97,30 @@ export interface SvcOperationInput {
   readonly id?: unknown;
   /** The lookup key as an object (`{ id: 7 }`, or `{ <identifier.field>: value }`), whatever the key's shape. */
   readonly key?: Readonly<Record<string, unknown>>;
-  readonly body?: unknown;
+  readonly body?: Body;
   readonly query?: unknown;
 }
 
-/** A handler's context: the caller's, with the entity's repository scoped to the request (never absent here). */
-export type HandlerContext = SvcContext & { readonly repository: ScopedRepository };
+/**
+ * A handler's context: the caller's, with the entity's repository scoped to the request (never absent here).
+ * `HandlerContext<Book>` types what the repository answers (`Book` rows) and takes (`RowInput<Book>` bodies).
+ */
+export type HandlerContext<T = unknown> = SvcContext<ScopedRepository<RowOf<T>, RowInput<T>>> & {
+  readonly repository: ScopedRepository<RowOf<T>, RowInput<T>>;
+};
 
-export type OperationHandler = (input: SvcOperationInput, context: HandlerContext) => unknown;
+/**
+ * A handler in config, as a method so that it may name a narrower body than the operation declares (the body a custom
+ * operation's input schema validates): `handler(input: SvcOperationInput<Review>, context) { ... }`.
+ */
+export interface HandlerSlot<T = unknown, Body = unknown> {
+  handler?(input: SvcOperationInput<Body>, context: HandlerContext<T>): unknown;
+}
+
+export type OperationHandler<T = unknown, Body = unknown> = (
+  input: SvcOperationInput<Body>,
+  context: HandlerContext<T>,
+) => unknown;
 
 export interface RouteOptions {
   readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -131,8 +150,12 @@ export interface SchemaConfig<T = unknown> {
   };
 }
 
-type OperationExtras = {
-  readonly handler?: OperationHandler;
+/** The standard writes whose `input.body` is the entity's write body. */
+type BodyOf<T, Id extends StandardOperationId> = Id extends 'createOne' | 'updateOne' | 'patchOne'
+  ? RowInput<T>
+  : unknown;
+
+type OperationExtras<T, Id extends StandardOperationId> = HandlerSlot<T, BodyOf<T, Id>> & {
   readonly meta?: OperationMeta;
   readonly policy?: PolicyFunction | false;
   /** Overrides the entity's root slots for this operation: a schema class or a Standard Schema validator only. */
@@ -144,14 +167,14 @@ type OperationExtras = {
 };
 
 /** Config of one standard operation: its own settings keys only (others are a compile error), plus extras. */
-export type StandardOperationConfig<Id extends StandardOperationId> = OperationSettingsById[Id] & OperationExtras;
+export type StandardOperationConfig<Id extends StandardOperationId, T = unknown> = OperationSettingsById[Id] &
+  OperationExtras<T, Id>;
 
 /**
  * A custom operation: any `operations` key that is not a standard id (camelCase; one differing from a standard id only
  * by case is refused). It needs a `handler` here or an `@Override('<id>')` method on the controller.
  */
-export interface CustomOperationConfig extends SvcSettings {
-  readonly handler?: OperationHandler;
+export interface CustomOperationConfig<T = unknown> extends SvcSettings, HandlerSlot<T> {
   /** `read` resolves the list query and takes no body; `write` (the default) takes a body and runs in a transaction. */
   readonly kind?: 'read' | 'write';
   /** `many` answers the list envelope; its handler returns `{ entities, total, meta? }`. @default 'one' */
@@ -171,10 +194,10 @@ export interface CustomOperationConfig extends SvcSettings {
   readonly realtimeEvent?: string;
 }
 
-export type EntityOperationsMap = {
-  readonly [Id in StandardOperationId]?: boolean | StandardOperationConfig<Id>;
+export type EntityOperationsMap<T = unknown> = {
+  readonly [Id in StandardOperationId]?: boolean | StandardOperationConfig<Id, T>;
 } & {
-  readonly [custom: string]: boolean | CustomOperationConfig | undefined;
+  readonly [custom: string]: boolean | CustomOperationConfig<T> | undefined;
 };
 
 /**
@@ -198,7 +221,7 @@ export interface EntityStructure<T = unknown> {
   /** Server-forced write values, overwriting the client's on createOne and updateOne (never patchOne). */
   readonly set?: SetConfig<T>;
   /** Whitelist of operations: absent means defaults; present means only those named. */
-  readonly operations?: EntityOperationsMap;
+  readonly operations?: EntityOperationsMap<T>;
   /**
    * Batch writes, off unless named here (the `operations` whitelist neither turns them on nor is needed):
    * `createMany` (`POST /batch`), `updateMany` (`PATCH /` by filter) and `deleteMany` (`DELETE /` by filter).

@@ -36,3 +36,23 @@ export type EntityTarget<T> = (abstract new (...args: never[]) => T) | Function;
 
 /** The rows a service of `T` answers: `T`'s own, or plain records where no class was read. */
 export type RowOf<T> = unknown extends T ? Record<string, unknown> : T;
+
+/** A value a write may send for a property of type `V`: a date also as its ISO string, a relation as a key object. */
+type InputValue<V> = V extends Date
+  ? V | string
+  : V extends readonly (infer E)[]
+    ? readonly InputValue<E>[]
+    : V extends string | number | boolean | bigint | null | undefined
+      ? V
+      : V extends object
+        ? { readonly [K in keyof V]?: unknown }
+        : V;
+
+/**
+ * A write body of `T` (what `context.repository.create` and `update` take, and a standard write's `input.body`): any
+ * of `T`'s own data properties, a relation as a key object (`{ author: { id: 7 } }`), a date as a `Date` or its ISO
+ * string. A name `T` does not have fails to compile. With no class to read, any record.
+ */
+export type RowInput<T> = unknown extends T
+  ? Record<string, unknown>
+  : { readonly [K in FieldOf<T>]?: K extends keyof T ? InputValue<T[K]> | null : never };

@@ -19,11 +19,12 @@ export interface SvcContextTypes {}
 /** `SvcContextTypes['request']` when the app declares it, else unknown. */
 export type SvcRequest = SvcContextTypes extends { readonly request: infer R } ? R : unknown;
 
-export interface SvcContext {
+/** The context of a call; `Repository` is its `repository`'s type (a handler's is typed by the entity). */
+export interface SvcContext<Repository = ScopedRepository> {
   /** The HTTP request, when the call came over HTTP (typed through `SvcContextTypes`); unset in programmatic calls. */
   readonly request?: SvcRequest;
   /** The entity's own repository adapter, scoped to the request (its transaction, filter.apply, soft delete). */
-  readonly repository?: ScopedRepository;
+  readonly repository?: Repository;
   /** Anything the application puts in (the user, a tenant id, ...). */
   readonly [key: string]: unknown;
 }

@@ -4,8 +4,15 @@
  * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
  */
 import type { EntityKey } from '../persistence/entity-metadata';
-import type { AdapterSession, FindManyArgs, FindOneArgs, WriteArgs } from '../persistence/repository-adapter';
-import type { ScopedRepository } from '../persistence/scoped-repository';
+import type {
+  AdapterSession,
+  FindManyArgs,
+  FindOneArgs,
+  Row,
+  UpdateArgs,
+  WriteArgs,
+} from '../persistence/repository-adapter';
+import type { RowId, ScopedRepository } from '../persistence/scoped-repository';
 
 export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
@@ -112,7 +119,8 @@ export function scopedRepository(
       const inserted = await repository.insert(values, context);
       return (await reread(inserted.key, undefined)) ?? inserted.row ?? values;
     },
-    update: (id, values, args) =>
+    // One body for both call shapes; the overloads say which answers what.
+    update: ((id: RowId, values: Row, args?: Partial<UpdateArgs> | object) =>
       writing(argsOf(args), async (write) => {
         const key = keyOf(id);
         await guard(key, write, view());
@@ -122,7 +130,7 @@ export function scopedRepository(
         // The call shape answers the row as stored, as create does.
         if (isHandlerContext(args)) return stored ?? (await reread(key, write));
         return stored;
-      }),
+      })) as ScopedRepository['update'],
     softDelete: (id, args) =>
       writing(argsOf(args), async (write) => {
         const key = keyOf(id);

@@ -30,28 +30,33 @@ export type RowId = string | number | bigint | EntityKey;
 type PassedContext = object;
 
 /** What a findMany handler returns (`ListResult`): a page of rows, the total, and any `meta`. */
-export interface ScopedListResult {
-  readonly entities: Row[];
+export interface ScopedListResult<R = Row> {
+  readonly entities: R[];
   readonly total: number | null;
   readonly meta?: Record<string, unknown>;
 }
 
-/** The adapter port with the session and the view filled in for the handler. */
-export interface ScopedRepository extends RowRepository {
+/**
+ * The adapter port with the session and the view filled in for the handler. `R` is the row a handler reads and `I`
+ * the body it writes: a handler's context (`HandlerContext<Book>`) fills them in from the entity, so what comes back
+ * is a `Book` and a misspelt field in what goes in fails to compile.
+ */
+export interface ScopedRepository<R = Row, I = Row> extends RowRepository {
   findMany(args: Optional<FindManyArgs, 'view' | 'sort' | 'count'>): ReturnType<RepositoryAdapter['findMany']>;
   /**
    * A handler's resolved plan (`input.query`), or a query as `service.findMany` takes it (`FindManyQuery`, read under
    * the entity's findMany allowlists): answers what a findMany handler returns, `{ entities, total, meta? }`.
    */
-  findMany(query: object, context?: PassedContext): Promise<ScopedListResult>;
+  findMany(query: object, context?: PassedContext): Promise<ScopedListResult<R>>;
   findOne(args: Optional<FindOneArgs, 'view'>): ReturnType<RepositoryAdapter['findOne']>;
   /** The live row with this id inside the caller's scope, or null. */
-  findOne(id: RowId, context?: PassedContext): Promise<Row | null>;
+  findOne(id: RowId, context?: PassedContext): Promise<R | null>;
   insert(values: Row, args?: Partial<WriteArgs> | PassedContext): ReturnType<RepositoryAdapter['insert']>;
   /** Inserts the row (its references and the caller's scope checked) and answers it as stored. */
-  create(values: Row, context?: PassedContext): Promise<Row>;
+  create(values: I, context?: PassedContext): Promise<R>;
   /** With the context last, answers the row as stored. */
-  update(id: RowId, values: Row, args?: Partial<UpdateArgs> | PassedContext): ReturnType<RepositoryAdapter['update']>;
+  update(id: RowId, values: I, context: PassedContext): Promise<R | null>;
+  update(id: RowId, values: Row, args?: Partial<UpdateArgs>): ReturnType<RepositoryAdapter['update']>;
   softDelete(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
   restore(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
   remove(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;

@@ -81,4 +81,63 @@ describe('EntityConfig typed by the entity', () => {
     );
     expect(caught.map(([key]) => key)).toEqual(MISTAKES.map(([key]) => key));
   });
+
+  it('types the rows and bodies of handlers, custom operations and @Override methods', () => {
+    const right = compile(`${ENTITIES}
+      import type { HandlerContext, RowInput, SvcOperationInput } from '@svc/core';
+      createCrud(Budget, {
+        operations: {
+          updateOne: {
+            handler: async (input, context) => {
+              const name: string | null | undefined = input.body?.name;
+              const row: Budget | null = await context.repository.update(input.key!, { name: name ?? 'x' }, context);
+              return row;
+            },
+          },
+          // A custom operation names the body its input schema validates.
+          renameOne: {
+            async handler(input: SvcOperationInput<{ readonly to: string }>, context) {
+              const created: Budget = await context.repository.create({ name: input.body!.to, owner: { id: 1 }, createdAt: '2026-01-01' });
+              const page = await context.repository.findMany({ filter: { name: input.body!.to } }, context);
+              return [created.monthlyLimit, page.entities[0]?.owner?.country];
+            },
+          },
+        },
+      });
+      // An @Override method annotates its parameters the same way.
+      export class BudgetsController {
+        async patchOne(input: SvcOperationInput<RowInput<Budget>>, context: HandlerContext<Budget>): Promise<Budget | null> {
+          return context.repository.findOne(String(input.body?.monthlyLimit), context);
+        }
+      }
+    `);
+    expect(right).toEqual([]);
+    const mistakes = [
+      ['a body field', 'updateOne: { handler: (input) => input.body?.nmae }', 'nmae'],
+      [
+        'a row field',
+        'findOne: { handler: async (input, context) => (await context.repository.findOne(1, context))?.titel }',
+        'titel',
+      ],
+      [
+        'a created field',
+        "createOne: { handler: (input, context) => context.repository.create({ monthlyLimt: '1' }) }",
+        'monthlyLimt',
+      ],
+      [
+        'a listed row field',
+        'findMany: { handler: async (input, context) => (await context.repository.findMany({}, context)).entities[0].nam }',
+        'nam',
+      ],
+    ] as const;
+    const caught = mistakes.filter(([, operation, name]) =>
+      compile(`${ENTITIES}\n createCrud(Budget, { operations: { ${operation} } });`).some((error) =>
+        error.includes(`'${name}'`),
+      ),
+    );
+    report(
+      `Typed handlers: ${caught.length} of ${mistakes.length} mistakes in handler rows and bodies fail to compile`,
+    );
+    expect(caught.map(([key]) => key)).toEqual(mistakes.map(([key]) => key));
+  });
 });
