@@ -64,6 +64,8 @@ export type {
   OperationMeta,
   CustomOperationConfig,
   HandlerContext,
+  AccessConfig,
+  AccessRule,
 } from './config/entity-config';
 export type { ScopedRepository } from './operations/scoped-repository';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';

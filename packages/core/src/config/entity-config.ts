@@ -237,6 +237,30 @@ export interface EntityStructure<T = unknown> {
    * counted by the database under the list's allowlists, limits, scope and row view.
    */
   readonly count?: boolean;
+  /**
+   * Access per caller: `role(context)` names the caller's role, and the rule under that name narrows, for that caller,
+   * what the rest of the config gives everyone: the fields it reads, the fields it writes, and which writes it may
+   * make. A caller whose role names no rule (or who has none) gets what everyone gets.
+   */
+  readonly access?: AccessConfig<T>;
+}
+
+/** `access`: a role per caller, and a rule per role. */
+export interface AccessConfig<T = unknown> {
+  readonly role: (context: SvcContext) => string | undefined;
+  readonly roles: { readonly [role: string]: AccessRule<T> };
+}
+
+/**
+ * What one role may do, each part narrowing (never widening) what `select.fields`, the write slots and the served
+ * operations give: `read` the fields (and relations) it sees, `create` and `update` the fields it may send (false: it
+ * may not create, or update), `delete` whether it may delete, restore or purge. An unset part narrows nothing.
+ */
+export interface AccessRule<T = unknown> {
+  readonly read?: FieldList<PathOf<T>> | 'all';
+  readonly create?: FieldList<PathOf<T>> | 'all' | false;
+  readonly update?: FieldList<PathOf<T>> | 'all' | false;
+  readonly delete?: boolean;
 }
 
 /** `service.count(query)`: what `GET /count` takes, as values. */

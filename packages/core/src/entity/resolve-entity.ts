@@ -23,6 +23,7 @@ import { resolveReadShape } from './resolve-read-shape';
 import { refuseFixedDeleteMarker, resolveSoftDelete } from './resolve-soft-delete';
 import type { ResolveEntityArgs, ResolvedEntity } from './resolved-entity';
 import { validateEntityConfig } from './validate-entity-config';
+import { withAccess } from './resolve-access';
 
 export type { ResolveEntityArgs };
 
@@ -58,7 +59,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const standard = [...operations.values()];
   const listOperation = standard.find((operation) => operation.facts && listsRows(operation.facts));
   const itemOperation = standard.find((operation) => operation.facts && readsById(operation.facts));
-  return Object.freeze({
+  const entity: ResolvedEntity = Object.freeze({
     ...(listOperation ? { listOperation } : {}),
     ...(itemOperation ? { itemOperation } : {}),
     name,
@@ -86,7 +87,8 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     peer: reads.peer,
     strategies: args.strategies ?? BUILT_IN_STRATEGIES,
     resultCache,
-    cacheScope: resultCache.scopeOf(name, args.cacheScope),
+    cacheScope: args.roleScope ?? resultCache.scopeOf(name, args.cacheScope),
     publisher: args.publisher ?? new RealtimePublisher(),
   });
+  return withAccess(entity, args, resolveEntity);
 }

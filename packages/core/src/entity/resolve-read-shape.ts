@@ -11,6 +11,10 @@ import type { ListQueryConfig } from '../query/list-query-config';
 import { buildSearchConfig, type SearchConfig } from '../query/search-config';
 import { buildSelectConfig, type SelectConfig } from '../query/select-config';
 import { visibleRows } from '../query/visible-rows';
+import { mayList, roleView } from '../query/related-reach';
+import { QueryInvalidException } from '../errors/svc-exception';
+import { suggestion } from '../config/did-you-mean';
+import type { FilterNode } from '../persistence/query-ast';
 import { buildOutputSlot } from '../schema/output-slots';
 import { resolveInclude, type IncludeRequest } from './resolve-include';
 import type { ResolveEntityArgs, ResolvedEntity } from './resolved-entity';
@@ -62,10 +66,34 @@ export function resolveReadShape(args: {
         ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
             resolveInclude({ name, include, select, peer }, request, errors, applyArgs)
         : undefined,
-    relationScope: async (relationName: string, applyArgs: ApplyArgs) => {
+    relationScope: async (relationName: string, applyArgs: ApplyArgs, path?: string) => {
       const relation = metadata.relations.find((candidate) => candidate.property === relationName);
       const served = relation ? peer(relation.target) : undefined;
-      return served ? visibleRows(served, applyArgs) : undefined;
+      if (!served) return undefined;
+      const view = roleView(served, applyArgs.context);
+      if (path !== undefined && view !== served) refuseUnreadablePath(served, view, relationName, path);
+      // A related entity whose policy refuses this caller its rows lends none to a condition or a sort key.
+      if (!(await mayList(served, applyArgs.context))) return noRowOf(served.metadata);
+      return visibleRows(served, applyArgs);
     },
   };
+}
+
+/** A condition no row meets: its primary key is null. */
+function noRowOf(metadata: EntityMetadata): FilterNode {
+  return { kind: 'condition', field: metadata.primaryKeys[0]!, operator: 'isNull', value: true };
+}
+
+/** A relation path to a field the caller's role does not read on the related entity: refused as an unknown field. */
+function refuseUnreadablePath(served: ResolvedEntity, view: ResolvedEntity, relation: string, path: string): void {
+  const field = path.slice(relation.length + 1);
+  if (view.select.fieldSet.has(field) || !served.select.fieldSet.has(field)) return;
+  const readable = view.select.fields.map((name) => `${relation}.${name}`);
+  throw new QueryInvalidException([
+    {
+      param: 'filter',
+      code: 'field_not_filterable',
+      detail: `'${path}' is not a filterable field.${suggestion(path, readable)}`,
+    },
+  ]);
 }

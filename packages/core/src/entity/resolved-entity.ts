@@ -30,6 +30,7 @@ import type { ArrayRelation, RelationAction } from '../config/array-relations';
 import type { ToOneReference } from '../config/to-one-references';
 import type { RealtimeEventId, ResolvedSettings, SvcSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
+import type { ResolvedAccess } from './resolve-access';
 
 /** What a custom operation adds to the resolved operation. */
 export interface CustomOperationSpec {
@@ -135,6 +136,8 @@ export interface ResolvedEntity {
   /** The resolved config of another entity served by the same Svc instance, if any. */
   peer(target: Function): ResolvedEntity | undefined;
   readonly search?: SearchConfig;
+  /** `access`: the caller's role and the entity as each role sees it (`viewFor` picks); absent on a role's view. */
+  readonly access?: ResolvedAccess;
 }
 
 /** What `resolveEntity` resolves one entity from, at bootstrap. */
@@ -164,4 +167,6 @@ export interface ResolveEntityArgs {
   readonly publisher?: RealtimePublisher;
   /** `CrudRuntime.cacheScope`: the service's stable name in the result cache's keys. */
   readonly cacheScope?: string;
+  /** A role's view (`access`): its scope in the result cache's keys, taken as is (the service's own, plus the role). */
+  readonly roleScope?: string;
 }

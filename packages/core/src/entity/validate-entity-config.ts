@@ -8,6 +8,7 @@ import type { OperationFacts } from '../config/operation-facts';
 import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/validate-settings';
 
 const STRUCTURAL_KEYS = [
+  'access',
   'schema',
   'set',
   'policy',

@@ -2,7 +2,10 @@
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { AdapterSession, RepositoryAdapter, Row } from '../persistence/repository-adapter';
 import { visibleRows } from '../query/visible-rows';
-import type { IncludeNode } from '../query/include-tree';
+import type { IncludeNode, IncludeTarget } from '../query/include-tree';
+import { mayList, roleView } from '../query/related-reach';
+import { QueryErrors } from '../errors/query-errors';
+import { suggestion } from '../config/did-you-mean';
 import { projectRow } from '../schema/output-projection';
 import type { SvcContext } from '../config/svc-context';
 
@@ -30,7 +33,14 @@ export async function attachIncludes(
       message: 'the repository adapter cannot load relations.',
     });
   for (const node of nodes) {
-    const target = node.target;
+    const served = node.target;
+    if (served && !(await mayList(served, args.context))) {
+      // The target's policy refuses this caller its rows: the relation reads as empty.
+      rows.forEach((_, index) => (items[index]![node.name] = node.relation.kind.endsWith('many') ? [] : null));
+      continue;
+    }
+    const target = served && roleView(served, args.context);
+    if (target && target !== served && node.select) refuseUnreadable(node, target);
     const where = target ? await visibleRows(target, args, args) : undefined;
     const view = target && !target.softDeleteOnReads ? 'all' : 'live';
     // A key-only load still answers null for a target outside `where` or the view (the adapter reads it then).
@@ -71,4 +81,19 @@ export async function attachIncludes(
       });
     }
   }
+}
+
+/** A `select[<path>]` naming a field the caller's role does not read there: refused as a field the target lacks. */
+function refuseUnreadable(node: IncludeNode, target: IncludeTarget): void {
+  const readable = target.select.fields;
+  const errors = new QueryErrors();
+  for (const name of node.select ?? []) {
+    if (!readable.includes(name))
+      errors.add(
+        `select[${node.path}]`,
+        'field_not_selectable',
+        `'${name}' is not a selectable field.${suggestion(name, readable)}`,
+      );
+  }
+  errors.throwIfAny();
 }

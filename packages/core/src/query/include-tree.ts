@@ -3,9 +3,10 @@ import type { FilterConfig } from '../config/entity-config';
 import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import type { FilterAllowlist } from './filter-allowlist';
+import type { ReachableEntity } from './related-reach';
 
 /** What embedding needs of a relation's target when an entity serves it: its scope, view, fields and adapter. */
-export interface IncludeTarget {
+export interface IncludeTarget extends ReachableEntity {
   readonly name: string;
   readonly metadata: EntityMetadata;
   readonly filterApply?: FilterConfig['apply'];

@@ -31,7 +31,11 @@ export interface ListQueryConfig {
   /** Resolves `include=` and `select[<relation>]=` against the entity and its peers. */
   readonly include?: (request: IncludeRequest, errors: QueryErrors, args: ApplyArgs) => Promise<IncludeNode[]>;
   /** The `filter.apply` scope of the entity a relation path leads to, when that entity is served by a peer. */
-  readonly relationScope?: (relation: string, args: ApplyArgs) => Promise<FilterNode | undefined>;
+  /**
+   * The related entity's scope for a relation path (undefined: none), which refuses a `path` to a field the caller's
+   * role does not read there as an unknown field.
+   */
+  readonly relationScope?: (relation: string, args: ApplyArgs, path?: string) => Promise<FilterNode | undefined>;
   /** Undefined: search is off and `search[query]` is refused. */
   readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */

@@ -36,7 +36,7 @@ export async function scopeSortPaths(
     sort.map(async (key) => {
       const relation = relationOfPath(key.field, config.columns);
       if (relation === undefined) return key;
-      const scope = await config.relationScope!(relation, args);
+      const scope = await config.relationScope!(relation, args, key.field);
       return scope ? { ...key, scope } : key;
     }),
   );
@@ -52,7 +52,7 @@ export async function scopeRelationPaths(
     case 'condition': {
       const relation = relationOfPath(node.field, config.columns);
       if (relation === undefined) return node;
-      const scope = await config.relationScope!(relation, args);
+      const scope = await config.relationScope!(relation, args, node.field);
       return scope ? { ...node, scope } : node;
     }
     case 'not':

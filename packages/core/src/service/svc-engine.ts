@@ -21,6 +21,8 @@ export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 export class SvcEngine {
   /** Each operation's stage list, resolved once. */
   private readonly flows = new Map<string, OperationFlow>();
+  /** The engine of each role's view (`access`), built with this one. */
+  private readonly roles = new Map<string, SvcEngine>();
 
   /** `tracing: false` (SvcOptions) runs operations without asking the OpenTelemetry API for a span. */
   constructor(
@@ -28,6 +30,19 @@ export class SvcEngine {
     private readonly tracing = true,
   ) {
     for (const [id, operation] of entity.operations) this.flows.set(id, resolveFlow(entity, operation));
+    for (const [role, view] of entity.access?.views ?? []) this.roles.set(role, new SvcEngine(view, tracing));
+  }
+
+  /** The engine of the caller's role (its view of the entity), or this one. */
+  private engineFor(context: SvcContext | undefined): SvcEngine {
+    if (this.roles.size === 0) return this;
+    const role = this.entity.access!.role(context ?? {});
+    return (role !== undefined && this.roles.get(role)) || this;
+  }
+
+  /** The entity as this caller sees it (`access`): its role's view, else the entity. */
+  entityFor(context: SvcContext | undefined): ResolvedEntity {
+    return this.engineFor(context).entity;
   }
 
   /**
@@ -46,7 +61,7 @@ export class SvcEngine {
    * `svc_describe`) leaves out what this refuses. False for an operation the entity does not serve or has disabled.
    */
   async permits(operation: string, context: SvcContext = {}): Promise<boolean> {
-    const resolved = this.entity.operations.get(operation);
+    const resolved = this.entityFor(context).operations.get(operation);
     if (!resolved || resolved.state === 'disabled') return false;
     return askPolicy(resolved.policy, { operation, context });
   }
@@ -83,6 +98,8 @@ export class SvcEngine {
    * by reading the row again calls it before the write, so a read it could not answer leaves nothing written.
    */
   async checkQuery(request: ExecuteRequest): Promise<void> {
+    const engine = this.engineFor(request.context);
+    if (engine !== this) return engine.checkQuery(request);
     const call = this.callOf(request);
     // The stages of the list that resolve a single-row read's `select` and `include`: those that give its shape.
     const shape = this.flows.get(call.operation.id)!.stages.filter((step) => step.gives.includes('shape'));
@@ -101,6 +118,8 @@ export class SvcEngine {
   }
 
   private async run(request: ExecuteRequest): Promise<ExecuteResponse> {
+    const engine = this.engineFor(request.context);
+    if (engine !== this) return engine.run(request);
     const call = this.callOf(request);
     const { operation, settings } = call;
     try {

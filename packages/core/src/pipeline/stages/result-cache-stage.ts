@@ -7,6 +7,7 @@ import { ttlOf } from '../../entity/served-settings';
 import type { OperationCall } from '../operation-call';
 import { runStages, type Stage } from '../stage';
 import { checkPolicy } from './policy-stage';
+import { mayList } from '../../query/related-reach';
 
 /**
  * cached(...): `read` fills `state.response` (and `state.row` for a single row). With `rowPolicy`, a hit runs the policy
@@ -27,7 +28,7 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
       if (ttl === false || embedsScopedRows(call)) return runStages(call, read, state);
       const { resultCache, name } = call.entity;
       const key = resultCache.key(name, {
-        scope: call.entity.cacheScope,
+        scope: call.entity.cacheScope + (await reachThrough(call)),
         operation: call.operation.id,
         id: call.request.id,
         query: call.request.query,
@@ -63,4 +64,21 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
 function embedsScopedRows({ entity, operation }: OperationCall): boolean {
   if (entity.resultCache.partitioned) return false;
   return (operation.readsThrough ?? []).some((relation) => entity.peer(relation.target)?.filterApply !== undefined);
+}
+
+/**
+ * What of the caller decides the related rows a read embeds or filters through: for each related entity, whether its
+ * policy lets the caller list it and the caller's role there (`access`). Part of the key, so two callers whose reads
+ * would differ there never share an entry (the caller's own role is in the entity's scope already).
+ */
+async function reachThrough({ entity, operation, context }: OperationCall): Promise<string> {
+  let reach = '';
+  for (const relation of operation.readsThrough ?? []) {
+    const peer = entity.peer(relation.target);
+    if (!peer) continue;
+    const role = peer.access ? `=${encodeURIComponent(peer.access.role(context) ?? '')}` : '';
+    const listed = (await mayList(peer, context)) ? '' : '!';
+    if (role || listed) reach += `~${encodeURIComponent(peer.name)}${listed}${role}`;
+  }
+  return reach;
 }
