@@ -336,7 +336,10 @@ export interface UpsertConfig<T = unknown> {
 
 /** What `@Svc(Entity, config)`, `createCrud(Entity, config)` and `instance.createCrud` take. */
 /** An entity's config: its settings and its structural keys, typed by the entity `T` where one is known. */
-export type EntityConfig<T = unknown> = Omit<SvcSettings, 'identifier' | 'pagination'> &
+// The default is `any`, not `unknown`: a config typed by an entity (`EntityConfig<Book>`) must still be assignable where
+// any config is taken, and the field types' `unknown extends T` test reads `any` as "no entity known" all the same.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type EntityConfig<T = any> = Omit<SvcSettings, 'identifier' | 'pagination'> &
   EntityStructure<T> & {
     /** A scalar column the single-row routes look rows up by, instead of the primary key. */
     readonly identifier?: { readonly field: FieldOf<T> };

@@ -35,7 +35,8 @@ export type SortKeyOf<T> = PathOf<T> | `-${PathOf<T>}`;
 export type EntityTarget<T> = (abstract new (...args: never[]) => T) | Function;
 
 /** The rows a service of `T` answers: `T`'s own, or plain records where no class was read. */
-export type RowOf<T> = unknown extends T ? Record<string, unknown> : T;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a class-typed row must be assignable to the untyped one
+export type RowOf<T> = unknown extends T ? Record<string, any> : T;
 
 /** A value a write may send for a property of type `V`: a date also as its ISO string, a relation as a key object. */
 type InputValue<V> = V extends Date

@@ -62,6 +62,13 @@ describe('EntityConfig typed by the entity', () => {
       export const rows: Promise<Budget[]> = budgets.findMany().then((page) => page.items);
       // A config built at run time takes any name; the boot checks hold it to the metadata.
       export const loose: EntityConfig = { sort: { fields: ['anything'] } };
+      // A config typed by its entity is still a config wherever any config is taken (a helper, a factory).
+      const typed: EntityConfig<Budget> = {
+        sort: { fields: ['name'] },
+        access: { role: () => 'reader', roles: { reader: { read: { exclude: ['monthlyLimit'] }, update: ['name'] } } },
+        operations: { updateOne: { handler: (input, context) => context.repository.findOne(1, context) } },
+      };
+      export const widened: EntityConfig = typed;
     `);
     expect(errors).toEqual([]);
   });
