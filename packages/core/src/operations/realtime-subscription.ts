@@ -15,6 +15,7 @@ import type { QueryPairs } from '../query/parse-query-string';
 import type { ListQueryConfig } from '../query/list-query-config';
 import { readListParams } from '../query/read-list-params';
 import { visibleRows } from '../query/visible-rows';
+import { viewFor } from '../entity/resolve-access';
 import { askPolicy } from '../pipeline/ask-policy';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
 import { resolveClientFilter } from '../query/resolve-client-filter';
@@ -99,15 +100,17 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   // A question of its own per event (never kept): the caller's scope may have changed since the last one.
   const scope = await visibleRows(entity, { operation: subscriber.listing.id, context });
   const where = andFilters(scope, subscriber.filter);
-  if (!where) return asServedBy(entity, event);
+  // Served as the subscriber's role sees the entity (`access`), asked per event as the policy is.
+  const served = viewFor(entity, context);
+  if (!where) return asServedBy(served, event);
   const verdict = matchFilter(where, subject, subscriber.kindOf);
-  if (verdict !== undefined) return verdict ? asServedBy(entity, event) : undefined;
+  if (verdict !== undefined) return verdict ? asServedBy(served, event) : undefined;
   // Memory cannot decide (a relation path, `like`): the database decides for a row that still exists; a deleted one
   // can no longer be asked about, so its event is not delivered.
   if (event.event === 'deleted') return undefined;
   const key = Object.fromEntries(entity.metadata.primaryKeys.map((field) => [field, subject[field]]));
   const row = await entity.adapter.findOne({ key, where, view: 'all' });
-  return row ? asServedBy(entity, event) : undefined;
+  return row ? asServedBy(served, event) : undefined;
 }
 
 /**
