@@ -6,6 +6,7 @@ import type { SvcContext } from '../config/svc-context';
 import type { SvcEngine } from './svc-engine';
 import { describeEntity } from './describe-entity';
 import type { EntityDescription } from './entity-description';
+import type { ResolvedEntity } from '../entity/resolved-entity';
 import type { RealtimeSubscription, SubscribeOptions } from '../operations/realtime-subscription';
 import { subscribe } from '../operations/definitions/subscribe';
 
@@ -51,13 +52,21 @@ export interface AggregateResultEnvelope {
 }
 
 export class SvcService<T = Record<string, unknown>> {
-  private description?: EntityDescription;
+  /** The description of the entity, and of each role's view of it (`access`), each built once. */
+  private readonly descriptions = new Map<ResolvedEntity, EntityDescription>();
 
   constructor(readonly engine: SvcEngine) {}
 
-  /** What this entity serves: fields, write slots, query allowlists, pagination and operations (built once). */
-  describe(): EntityDescription {
-    return (this.description ??= describeEntity(this.engine.entity));
+  /**
+   * What this entity serves: fields, write slots, query allowlists, pagination and operations (built once). With a
+   * caller's context, what it serves that caller: where `access` gives the caller's role a rule, the fields, slots
+   * and allowlists of that role alone.
+   */
+  describe(context?: SvcContext): EntityDescription {
+    const entity = context ? this.engine.entityFor(context) : this.engine.entity;
+    let description = this.descriptions.get(entity);
+    if (!description) this.descriptions.set(entity, (description = describeEntity(entity)));
+    return description;
   }
 
   /**
