@@ -4,7 +4,9 @@
  * write is a 400 naming it in a one-row write and a batch; a write it may not make is a 403; related rows follow their
  * own entity's policy and role; and the result cache never answers one role with another's entry.
  */
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import request from 'supertest';
+import { validateOpenApi } from '../support/openapi-checks';
 import { createTestApp, bootstrapFailure, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectItem, expectList, expectProblem } from './support/e2e-http';
@@ -235,6 +237,23 @@ describe.each(TEST_DATABASES)('Access per caller over REST on $name', (db) => {
         'SVC_NOT_FOUND',
       );
       expect((await bookRow('a1')).cost).toBe(8);
+    });
+  });
+
+  describe('the OpenAPI document', () => {
+    it('documents the widest view, each field naming the roles that may read or write it', async () => {
+      const config = new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle('access').setVersion('1').build();
+      const document = SwaggerModule.createDocument(t.app, config);
+      await validateOpenApi(document);
+      const schemas = document.components!.schemas as Record<string, { properties: Record<string, unknown> }>;
+      const row = schemas['AcBook']!.properties;
+      expect(row['cost']).toMatchObject({ 'x-svc-roles': { read: ['admin'] } });
+      expect(row['title']).toMatchObject({ 'x-svc-roles': { read: ['reader', 'editor', 'admin'] } });
+      const create = schemas['AcBookCreate']!.properties;
+      expect(create['cost']).toMatchObject({ 'x-svc-roles': { write: ['admin'] } });
+      expect(create['title']).toMatchObject({ 'x-svc-roles': { write: ['editor', 'admin'] } });
+      expect(create['status']).toMatchObject({ 'x-svc-roles': { write: ['admin'] } });
+      expect(schemas['AcAuthor']!.properties['email']).toMatchObject({ 'x-svc-roles': { read: [] } });
     });
   });
 

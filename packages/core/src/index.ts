@@ -124,6 +124,7 @@ export type {
   QueryShape,
   RelationDescription,
   ResponseDescription,
+  RolesDescription,
   WriteFieldDescription,
   WriteSlotDescription,
 } from './service/entity-description';

@@ -185,7 +185,8 @@ function narrowList(value: unknown, readable: (field: string) => boolean, unread
   return Object.fromEntries(Object.entries(value).filter(([field]) => readable(field)));
 }
 
-const FORBIDDEN = (): boolean => false;
+/** The policy of a write a role's rule refuses. */
+export const REFUSED_BY_ROLE = (): boolean => false;
 
 /**
  * The view with its write slots narrowed to what the role writes, the writes it may not make refused, and the fields
@@ -210,7 +211,7 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
       ...(operation.list?.outputFields
         ? { list: { ...operation.list, outputFields: readable(operation.list.outputFields) } }
         : {}),
-      ...(refused ? { policy: FORBIDDEN } : {}),
+      ...(refused ? { policy: REFUSED_BY_ROLE } : {}),
     });
   }
   const update = rule.update;

@@ -11,6 +11,7 @@ import { EVENTS_PATH } from '../operations/route-table';
 import { columnJsonSchema } from './json-schema';
 import { embeddedRowJsonSchema, EntitySchemas, type DescribedEntity, type PeerSchemas } from './entity-schemas';
 import { operationSchemasOf } from './operation-schemas';
+import { REFUSED_BY_ROLE } from '../entity/resolve-access';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
 import { MEASURE_FUNCTIONS, type ResolvedAggregate } from '../config/aggregate-config';
 import type {
@@ -21,6 +22,7 @@ import type {
   OperationDescription,
   OperationShapes,
   RelationDescription,
+  RolesDescription,
   WriteSlotDescription,
 } from './entity-description';
 
@@ -74,7 +76,37 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
     });
     return { ...shapes, schemas: operationSchemasOf({ entity: description, operation: shapes, schemas, peers }) };
   });
-  return deepFreeze({ ...description, operations, schemas: schemas.entries() });
+  const roles = rolesOf(entity);
+  return deepFreeze({ ...description, operations, schemas: schemas.entries(), ...(roles ? { roles } : {}) });
+}
+
+/** Per field, the roles whose view reads it and those whose view writes it (`access`). */
+function rolesOf(entity: ResolvedEntity): RolesDescription | undefined {
+  const views = entity.access?.views;
+  if (!views) return undefined;
+  const read: Record<string, string[]> = {};
+  const write: Record<string, string[]> = {};
+  for (const field of entity.select.fields) read[field] = [];
+  const writable = new Set([...entity.input.create.fields.keys(), ...entity.input.update.fields.keys()]);
+  for (const field of writable) write[field] = [];
+  for (const [role, view] of views) {
+    for (const field of view.select.fields) read[field]?.push(role);
+    const creates = writesBy(view, 'create');
+    const updates = writesBy(view, 'update');
+    for (const field of writable) {
+      if ((creates && view.input.create.fields.has(field)) || (updates && view.input.update.fields.has(field)))
+        write[field]!.push(role);
+    }
+  }
+  return { names: [...views.keys()], read, write };
+}
+
+/** Whether the view makes some write of this slot (a role's rule refuses a slot's writes by a refusing policy). */
+function writesBy(view: ResolvedEntity, slot: 'create' | 'update'): boolean {
+  return [...view.operations.values()].some(
+    (operation) =>
+      operation.facts?.takes.body === slot && operation.state === 'on' && operation.policy !== REFUSED_BY_ROLE,
+  );
 }
 
 /** Rows and keys of the entities this one relates to, as Svc serves them (nothing of an entity it does not serve). */

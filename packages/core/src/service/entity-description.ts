@@ -232,6 +232,20 @@ export interface EntityDescription {
    * `Problem`, ...
    */
   readonly schemas: Readonly<Record<string, JsonSchema>>;
+  /**
+   * `access`: the roles with a rule, and per field the roles that may read it and those that may write it (create
+   * or update). A caller whose role has no rule reads and writes what this description serves.
+   */
+  readonly roles?: RolesDescription;
+}
+
+/** Who may read and write each field, by role (`access`). */
+export interface RolesDescription {
+  readonly names: readonly string[];
+  /** Each served field: the roles that read it. */
+  readonly read: Readonly<Record<string, readonly string[]>>;
+  /** Each writable field: the roles that may send it in a create or an update. */
+  readonly write: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What an aggregate takes: `count` is always served; the other functions by field. */

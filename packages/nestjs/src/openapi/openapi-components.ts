@@ -68,7 +68,7 @@ export class DocumentSchemas {
     if (!names) byOwner.set(owner, (names = new Map()));
     const known = names.get(name);
     if (known) return known;
-    const schema = description.schemas[name] as JsonSchema;
+    const schema = withRoles(description, name, description.schemas[name] as JsonSchema);
     const inner = (other: string) => (other === name ? undefined : this.componentOf(description, owner, other));
     for (let attempt = 0; ; attempt++) {
       const candidate = attempt === 0 ? name : `${owner}${name}${attempt > 1 ? attempt : ''}`;
@@ -89,4 +89,28 @@ export class DocumentSchemas {
       return name === undefined ? ref : { ...ref, $ref: `${COMPONENTS}${componentOf(name)}` };
     });
   }
+}
+
+/**
+ * A row's or a write body's schema with each property naming the roles that may read it, or write it
+ * (`x-svc-roles`), where the entity gives roles rules (`access`): the document shows the widest view, and who sees less.
+ */
+function withRoles(description: EntityDescription, name: string, schema: JsonSchema): JsonSchema {
+  const roles = description.roles;
+  const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
+  if (!roles || !properties) return schema;
+  const entity = description.name;
+  const part = [entity, `${entity}ListItem`].includes(name)
+    ? 'read'
+    : [`${entity}Create`, `${entity}Update`, `${entity}Patch`].includes(name)
+      ? 'write'
+      : undefined;
+  if (!part) return schema;
+  const named = roles[part];
+  const marked = Object.fromEntries(
+    Object.entries(properties).map(([field, property]) =>
+      named[field] ? [field, { ...property, 'x-svc-roles': { [part]: [...named[field]] } }] : [field, property],
+    ),
+  );
+  return { ...schema, properties: marked };
 }
