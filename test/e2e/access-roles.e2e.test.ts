@@ -147,6 +147,26 @@ describe.each(TEST_DATABASES)('Access per caller over REST on $name', (db) => {
       expect(expectList(await get('a', 'reader', '/reviews?filter[book.title][eq]=A one')).items.length).toBe(1);
     });
 
+    it.each([
+      ['sort', '/reviews?sort=book.cost', 'field_not_sortable'],
+      ['groupBy', '/reviews/aggregate?groupBy=book.cost', 'field_not_groupable'],
+    ])('a %s through a relation to a column the role may not read there is a 400', async (param, path, code) => {
+      const problem = expectProblem(await get('a', 'reader', path), 400, 'SVC_QUERY_INVALID');
+      expect(problem.errors).toEqual([expect.objectContaining({ param, code })]);
+      expect((await get('a', 'admin', path)).status).toBe(200);
+      expect(
+        (
+          await get(
+            'a',
+            'reader',
+            path
+              .replace('book.cost', 'book.title')
+              .replace('book.title', param === 'groupBy' ? 'book.status' : 'book.title'),
+          )
+        ).status,
+      ).toBe(200);
+    });
+
     it('a relation path to a column the role may not read on the target is a 400', async () => {
       const problem = expectProblem(
         await get('a', 'reader', '/reviews?filter[book.cost][gt]=0'),

@@ -98,5 +98,7 @@ export const AUTHOR_CONFIG: EntityConfig<AcAuthor> = tenantScoped<AcAuthor>({
 export const REVIEW_CONFIG: EntityConfig<AcReview> = tenantScoped<AcReview>({
   schema: { input: { create: ['rating', 'bookId', 'book'] } },
   filter: { fields: ['rating', 'bookId', 'book.title', 'book.cost'] },
+  sort: { fields: ['id', 'rating', 'book.title', 'book.cost'] },
+  aggregate: { groupBy: ['book.status', 'book.cost'] },
   include: { fields: ['book'] },
 });

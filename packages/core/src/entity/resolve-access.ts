@@ -12,23 +12,7 @@ import { resolveFieldList } from '../config/resolve-field-list';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { WriteSchema } from '../schema/write-schema';
-import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation } from './resolved-entity';
-
-/** `access` resolved: the caller's role, and the entity as each role with a rule sees it. */
-export interface ResolvedAccess {
-  readonly role: (context: SvcContext) => string | undefined;
-  readonly views: ReadonlyMap<string, ResolvedEntity>;
-  /** Each role's rule as configured, its field lists resolved to names (`undefined`: narrows nothing). */
-  readonly rules: ReadonlyMap<string, RoleFields>;
-}
-
-/** One role's resolved rule. */
-export interface RoleFields {
-  readonly read?: ReadonlySet<string>;
-  readonly create?: ReadonlySet<string> | false;
-  readonly update?: ReadonlySet<string> | false;
-  readonly delete: boolean;
-}
+import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation, RoleFields } from './resolved-entity';
 
 /** The entity as this caller sees it: the view of the role `access.role` names, else the entity itself. */
 export function viewFor(entity: ResolvedEntity, context: SvcContext): ResolvedEntity {

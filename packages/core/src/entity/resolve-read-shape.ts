@@ -66,12 +66,12 @@ export function resolveReadShape(args: {
         ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
             resolveInclude({ name, include, select, peer }, request, errors, applyArgs)
         : undefined,
-    relationScope: async (relationName: string, applyArgs: ApplyArgs, path?: string) => {
+    relationScope: async (relationName: string, applyArgs: ApplyArgs, path?: string, param: PathParam = 'filter') => {
       const relation = metadata.relations.find((candidate) => candidate.property === relationName);
       const served = relation ? peer(relation.target) : undefined;
       if (!served) return undefined;
       const view = roleView(served, applyArgs.context);
-      if (path !== undefined && view !== served) refuseUnreadablePath(served, view, relationName, path);
+      if (path !== undefined && view !== served) refuseUnreadablePath(served, view, relationName, path, param);
       // A related entity whose policy refuses this caller its rows lends none to a condition or a sort key.
       if (!(await mayList(served, applyArgs.context))) return noRowOf(served.metadata);
       return visibleRows(served, applyArgs);
@@ -84,16 +84,25 @@ function noRowOf(metadata: EntityMetadata): FilterNode {
   return { kind: 'condition', field: metadata.primaryKeys[0]!, operator: 'isNull', value: true };
 }
 
+/** Where a relation path was named, and the code and words of its refusal there. */
+type PathParam = 'filter' | 'sort' | 'groupBy';
+const REFUSALS: Record<PathParam, readonly [code: string, what: string]> = {
+  filter: ['field_not_filterable', 'a filterable field'],
+  sort: ['field_not_sortable', 'a sortable field'],
+  groupBy: ['field_not_groupable', 'a field this resource groups by'],
+};
+
 /** A relation path to a field the caller's role does not read on the related entity: refused as an unknown field. */
-function refuseUnreadablePath(served: ResolvedEntity, view: ResolvedEntity, relation: string, path: string): void {
+function refuseUnreadablePath(
+  served: ResolvedEntity,
+  view: ResolvedEntity,
+  relation: string,
+  path: string,
+  param: PathParam,
+): void {
   const field = path.slice(relation.length + 1);
   if (view.select.fieldSet.has(field) || !served.select.fieldSet.has(field)) return;
   const readable = view.select.fields.map((name) => `${relation}.${name}`);
-  throw new QueryInvalidException([
-    {
-      param: 'filter',
-      code: 'field_not_filterable',
-      detail: `'${path}' is not a filterable field.${suggestion(path, readable)}`,
-    },
-  ]);
+  const [code, what] = REFUSALS[param];
+  throw new QueryInvalidException([{ param, code, detail: `'${path}' is not ${what}.${suggestion(path, readable)}` }]);
 }

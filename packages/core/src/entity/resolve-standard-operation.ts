@@ -2,7 +2,7 @@
  * One standard operation of an entity: its settings chain, soft delete, policy, handler, write slot, output validator,
  * and for a read its list-query config and the relations it reads through.
  */
-import type { PolicyFunction } from '../config/entity-config';
+import type { OperationHandler, PolicyFunction } from '../config/entity-config';
 import type { IncludeConfig } from '../config/include-config';
 import { mergeSettingsChain } from '../config/merge-settings';
 import type { OperationFacts } from '../config/operation-facts';
@@ -71,7 +71,8 @@ export function resolveStandardOperation(
     scopes,
     softDelete,
     policy: ownPolicy === false ? undefined : (ownPolicy ?? config.policy ?? args.globalPolicy),
-    handler: args.handlers?.[id] ?? opObject?.handler,
+    // A config handler may name a narrower body than the engine passes (its slot's), which the slot then guarantees.
+    handler: args.handlers?.[id] ?? (opObject?.handler as OperationHandler | undefined),
     input: operationInput(scope, facts, opObject?.schema?.input ?? counterpart?.schema?.input),
     queryValidator: reads
       ? buildQueryValidator({

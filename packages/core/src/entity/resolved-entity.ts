@@ -30,7 +30,23 @@ import type { ArrayRelation, RelationAction } from '../config/array-relations';
 import type { ToOneReference } from '../config/to-one-references';
 import type { RealtimeEventId, ResolvedSettings, SvcSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
-import type { ResolvedAccess } from './resolve-access';
+import type { SvcContext } from '../config/svc-context';
+
+/** `access` resolved: the caller's role, and the entity as each role with a rule sees it. */
+export interface ResolvedAccess {
+  readonly role: (context: SvcContext) => string | undefined;
+  readonly views: ReadonlyMap<string, ResolvedEntity>;
+  /** Each role's rule as configured, its field lists resolved to names (`undefined`: narrows nothing). */
+  readonly rules: ReadonlyMap<string, RoleFields>;
+}
+
+/** One role's resolved rule. */
+export interface RoleFields {
+  readonly read?: ReadonlySet<string>;
+  readonly create?: ReadonlySet<string> | false;
+  readonly update?: ReadonlySet<string> | false;
+  readonly delete: boolean;
+}
 
 /** What a custom operation adds to the resolved operation. */
 export interface CustomOperationSpec {

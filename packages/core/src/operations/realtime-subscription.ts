@@ -16,7 +16,7 @@ import type { ListQueryConfig } from '../query/list-query-config';
 import { readListParams } from '../query/read-list-params';
 import { visibleRows } from '../query/visible-rows';
 import { viewFor } from '../entity/resolve-access';
-import { askPolicy } from '../pipeline/ask-policy';
+import { askPolicy } from '../config/ask-policy';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
 import { resolveClientFilter } from '../query/resolve-client-filter';
 import { eventSubjectOf } from '../realtime/event-subject';

@@ -35,7 +35,12 @@ export interface ListQueryConfig {
    * The related entity's scope for a relation path (undefined: none), which refuses a `path` to a field the caller's
    * role does not read there as an unknown field.
    */
-  readonly relationScope?: (relation: string, args: ApplyArgs, path?: string) => Promise<FilterNode | undefined>;
+  readonly relationScope?: (
+    relation: string,
+    args: ApplyArgs,
+    path?: string,
+    param?: 'filter' | 'sort' | 'groupBy',
+  ) => Promise<FilterNode | undefined>;
   /** Undefined: search is off and `search[query]` is refused. */
   readonly search?: SearchConfig;
   /** The entity has a soft-delete marker and the read hides deleted rows (withDeleted/onlyDeleted are taken). */

@@ -5,7 +5,7 @@
  */
 import type { PolicyFunction } from '../config/entity-config';
 import type { SvcContext } from '../config/svc-context';
-import { askPolicy } from '../pipeline/ask-policy';
+import { askPolicy } from '../config/ask-policy';
 
 /** What the answer needs of the related entity: its list policy, and its role views. */
 export interface ReachableEntity {

@@ -106,7 +106,8 @@ async function resolve(
   const groupBy = await Promise.all(
     fields.map(async (field): Promise<GroupKey> => {
       const relation = relationOfPath(field, list.columns);
-      const scope = relation === undefined ? undefined : await list.relationScope?.(relation, queryArgs);
+      const scope =
+        relation === undefined ? undefined : await list.relationScope?.(relation, queryArgs, field, 'groupBy');
       return scope ? { field, scope } : { field };
     }),
   );

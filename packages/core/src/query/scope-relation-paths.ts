@@ -36,7 +36,7 @@ export async function scopeSortPaths(
     sort.map(async (key) => {
       const relation = relationOfPath(key.field, config.columns);
       if (relation === undefined) return key;
-      const scope = await config.relationScope!(relation, args, key.field);
+      const scope = await config.relationScope!(relation, args, key.field, 'sort');
       return scope ? { ...key, scope } : key;
     }),
   );

@@ -2,7 +2,7 @@
  * Runs operations: resolves every operation's stage list once (at bootstrap, when the engine is built), then per call
  * merges per-call settings, runs the list and maps every failure to an Svc exception.
  */
-import { askPolicy } from '../pipeline/ask-policy';
+import { askPolicy } from '../config/ask-policy';
 import type { ResolvedEntity } from '../entity/resolved-entity';
 import { resolveFlow, type OperationFlow } from '../operations/operation-flows';
 import { runStages, stageNames, type FlowState } from '../pipeline/stage';

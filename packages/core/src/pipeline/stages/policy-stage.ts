@@ -2,7 +2,7 @@
 import { ForbiddenException } from '../../errors/svc-exception';
 import type { OperationCall } from '../operation-call';
 import { stage, type Stage } from '../stage';
-import { askPolicy } from '../ask-policy';
+import { askPolicy } from '../../config/ask-policy';
 
 export async function checkPolicy(
   call: OperationCall,

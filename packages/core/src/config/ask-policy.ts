@@ -2,8 +2,8 @@
  * The one way the policy is asked: with the operation, the row (where there is one), the route's params, the body and
  * the caller's context. Only `true` allows; an operation without a policy allows every caller.
  */
-import type { PolicyFunction } from '../config/entity-config';
-import type { SvcContext } from '../config/svc-context';
+import type { PolicyFunction } from './entity-config';
+import type { SvcContext } from './svc-context';
 
 export interface PolicyQuestion {
   readonly operation: string;
