@@ -13,11 +13,14 @@ import {
   GraphQLObjectType,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLResolveInfo,
 } from 'graphql';
 import type { OperationDescription } from '@svc/core';
 import type { EntityFieldsArgs } from './entity-fields-args';
 import { execute } from './run-operation';
 import type { WriteSlot } from './write-input-types';
+import { callerShape, collectFields, shapeCache, shapePairs, type ShapeCache } from './selection-query';
+import { withRefusals, type Refusals } from './field-access';
 
 type Field = GraphQLFieldConfig<unknown, unknown, Record<string, unknown>>;
 
@@ -34,11 +37,12 @@ export function batchField(args: EntityFieldsArgs, operation: OperationDescripti
     const one = new GraphQLNonNull(slot.type);
     fieldArgs['input'] = { type: operation.items ? new GraphQLNonNull(new GraphQLList(one)) : one };
   }
+  const shapeOf = shapeCache();
   return {
     type: new GraphQLNonNull(operation.body === 'none' ? keysType(args) : rowsType(args)),
     description: operation.wording?.sentence ?? operation.summary,
     args: fieldArgs,
-    resolve: async (_source, values, context) => {
+    resolve: async (_source, values, context, info) => {
       const input = values['input'];
       const body =
         slot === undefined
@@ -53,9 +57,40 @@ export function batchField(args: EntityFieldsArgs, operation: OperationDescripti
         ...(filter ? { query: [['filter', JSON.stringify(filter)]] } : {}),
       });
       const answer = response.body as { items: unknown[]; total: number; meta?: Record<string, number> };
-      return { items: answer.items, total: answer.total, ...answer.meta };
+      // The rows written, each with the fields the caller's role may not read answered as refused (`field-access.ts`).
+      const items =
+        operation.body === 'none'
+          ? answer.items
+          : withRefusals(answer.items, rowRefusals(args, info, context, shapeOf));
+      return { items, total: answer.total, ...answer.meta };
     },
   };
+}
+
+/** What of the rows a batch answers the caller may not read (none but for an entity with roles views). */
+function rowRefusals(
+  args: EntityFieldsArgs,
+  info: GraphQLResolveInfo,
+  contextValue: unknown,
+  shapeOf: ShapeCache,
+): Refusals | undefined {
+  if (!args.plan.perCaller) return undefined;
+  const shape = shapeOf(info.fieldNodes, info.fragments, () =>
+    shapePairs({
+      plan: args.plan,
+      sets:
+        collectFields(
+          info.fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])),
+          info.fragments,
+          info.variableValues,
+        ).get('items') ?? [],
+      fragments: info.fragments,
+      variables: info.variableValues,
+      served: 'item',
+      plans: args.plans,
+    }),
+  );
+  return callerShape(shape, args.contextOf(contextValue)).refusals;
 }
 
 /** `<Entity>Batch`: the rows a batch wrote, in order, as the entity's type serves them (relations are not embedded). */

@@ -45,6 +45,11 @@ export interface EntityPlan {
   readonly readable: ReadonlySet<string>;
   /** Includable relations whose target is in the schema, in declaration order. */
   readonly relations: ReadonlyMap<string, RelationField>;
+  /**
+   * The entity gives roles views of their own (`access`): the schema serves its widest view, and what a call reads
+   * of it is the caller's (`field-access.ts`).
+   */
+  readonly perCaller: boolean;
   readonly paging: PagingMode;
   /** Standard operations that are on (not off, not disabled by the global map), as the description gives them. */
   readonly operations: readonly OperationDescription[];
@@ -117,6 +122,7 @@ export function planEntity(service: SvcService, served: ReadonlySet<string>): En
     outputList,
     readable,
     relations,
+    perCaller: description.roles !== undefined,
     paging: list ? pagingOf(description) : 'none',
     operations,
     ...(list ? { list } : {}),

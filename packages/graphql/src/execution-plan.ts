@@ -255,8 +255,9 @@ function objectCompleter(
         out[entry.key] = property;
         continue;
       }
-      // graphql-js's default resolver calls a function it finds; rows hold none, so one is left to graphql-js.
-      if (typeof property === 'function') throw DECLINED;
+      // graphql-js's default resolver calls a function it finds; rows hold none, so one is left to graphql-js. So is
+      // an error a row holds in place of a value (a field refused the caller, `field-access.ts`): it reports it.
+      if (typeof property === 'function' || property instanceof Error) throw DECLINED;
       out[entry.key] = entry.complete(property);
     }
     return out;

@@ -16,15 +16,18 @@ import type { EntityPlan } from './entity-plan';
 import type { SchemaTypes } from './schema-types';
 
 /**
- * A column is non-null only when it can never come back missing: the column is not nullable and every read that
- * serves the type (`findOne`, each `findMany` item, an included row) serves it.
+ * A column is non-null only when it can never come back missing: the column is not nullable, every read that serves
+ * the type (`findOne`, each `findMany` item, an included row) serves it, and every role reads it (a role that may
+ * not is answered null with a field error, `field-access.ts`).
  */
 function alwaysServed(plan: EntityPlan, field: FieldDescription): boolean {
+  const roles = plan.description.roles;
   return (
     !field.nullable &&
     plan.outputItem.has(field.name) &&
     plan.outputList.has(field.name) &&
-    plan.readable.has(field.name)
+    plan.readable.has(field.name) &&
+    (!roles || roles.read[field.name]?.length === roles.names.length)
   );
 }
 
@@ -55,9 +58,9 @@ export function buildObjectType(plan: EntityPlan, types: SchemaTypes, relations:
         }
         for (const relation of plan.relations.values()) {
           const target = relation.keysOnly ? relations.keyOf(relation.target) : relations.objectOf(relation.target);
-          const type: GraphQLOutputType = relation.many
-            ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target)))
-            : target;
+          // A role may be refused the relation itself (answered null with a field error): per caller, it may be null.
+          const list = new GraphQLList(new GraphQLNonNull(target));
+          const type: GraphQLOutputType = relation.many ? (plan.perCaller ? list : new GraphQLNonNull(list)) : target;
           fields[relation.name] = {
             type,
             description: `Loaded with the ${plan.typeName} read that selects it (one batched load per relation), within ${relation.target}'s own scope.`,

@@ -22,7 +22,16 @@ import type { EntityPlan } from './entity-plan';
 import { toGraphqlError } from './graphql-errors';
 import { pascal } from './graphql-names';
 import { listPairs, viewArguments, type ListArgs } from './list-arguments';
-import { collectFields, shapeCache, shapePairs, type Shape, type ShapeCache } from './selection-query';
+import {
+  callerShape,
+  collectFields,
+  shapeCache,
+  shapePairs,
+  type CallerShape,
+  type Shape,
+  type ShapeCache,
+} from './selection-query';
+import { withRefusals } from './field-access';
 import { PAGE_EXTENSION, type PageSize } from './operation-cost';
 import type { WriteSlot } from './write-input-types';
 import { batchField } from './batch-fields';
@@ -54,18 +63,27 @@ function guardedAll(args: EntityFieldsArgs, fields: Record<string, Field>): Reco
   return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, guarded(args, field)]));
 }
 
-/** The selection of a field that answers one row, as the `select` and `include` pairs of a read by id. */
-function itemShape(args: EntityFieldsArgs, info: GraphQLResolveInfo, shapeOf: ShapeCache): Shape {
-  return shapeOf(info.fieldNodes, info.fragments, () =>
+/**
+ * The selection of a field that answers one row, as the `select` and `include` pairs of a read by id for this
+ * caller.
+ */
+function itemShape(
+  args: EntityFieldsArgs,
+  contextValue: unknown,
+  info: GraphQLResolveInfo,
+  shapeOf: ShapeCache,
+): CallerShape {
+  const shape = shapeOf(info.fieldNodes, info.fragments, () =>
     shapePairs({
       plan: args.plan,
       sets: selectionSets(info),
       fragments: info.fragments,
       variables: info.variableValues,
-      served: args.plan.outputItem,
+      served: 'item',
       plans: args.plans,
     }),
   );
+  return callerShape(shape, args.contextOf(contextValue));
 }
 
 function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
@@ -159,8 +177,9 @@ function itemField(args: EntityFieldsArgs, operation: OperationDescription): Fie
     description: `One ${plan.typeName} by its ${plan.description.lookup.param}.`,
     args: ID_ARG,
     resolve: async (_source, input, context, info) => {
-      const { pairs } = itemShape(args, info, shapeOf);
-      return (await execute(args, context, { operation: operation.id, id: input['id'], query: pairs })).body;
+      const { pairs, refusals } = itemShape(args, context, info, shapeOf);
+      const response = await execute(args, context, { operation: operation.id, id: input['id'], query: pairs });
+      return withRefusals(response.body, refusals);
     },
   };
 }
@@ -174,18 +193,22 @@ function listField(args: EntityFieldsArgs, operation: OperationDescription, list
     args: listArguments(args),
     extensions: { [PAGE_EXTENSION]: pageSizeOf(plan) },
     resolve: async (_source, input, context, info) => {
-      const { pairs } = shapeOf(info.fieldNodes, info.fragments, () =>
+      const shape: Shape = shapeOf(info.fieldNodes, info.fragments, () =>
         shapePairs({
           plan,
           sets: collectFields(selectionSets(info), info.fragments, info.variableValues).get('items') ?? [],
           fragments: info.fragments,
           variables: info.variableValues,
-          served: plan.outputList,
+          served: 'list',
           plans: args.plans,
         }),
       );
+      const { pairs, refusals } = callerShape(shape, args.contextOf(context));
       const query = [...listPairs(plan, input as ListArgs, args.filter), ...pairs];
-      return (await execute(args, context, { operation: operation.id, query })).body;
+      const body = (await execute(args, context, { operation: operation.id, query })).body;
+      if (!refusals) return body;
+      const page = body as { items: unknown };
+      return { ...page, items: withRefusals(page.items, refusals) };
     },
   };
 }
@@ -273,7 +296,7 @@ async function writeThenAnswer(
   write: { readonly request: Omit<ExecuteRequest, 'context'>; readonly idOf: (response: ExecuteResponse) => unknown },
 ): Promise<unknown> {
   const { plan } = args;
-  const { pairs, hasRelations } = itemShape(args, info, shapeOf);
+  const { pairs, hasRelations, refusals } = itemShape(args, contextValue, info, shapeOf);
   const reread = hasRelations ? plan.item : undefined;
   if (reread) {
     const request = { operation: reread.id, id: write.request.id, query: pairs };
@@ -281,6 +304,6 @@ async function writeThenAnswer(
   }
   const response = await execute(args, contextValue, write.request);
   const id = write.idOf(response);
-  if (!reread || id === undefined) return response.body;
-  return (await execute(args, contextValue, { operation: reread.id, id, query: pairs })).body;
+  if (!reread || id === undefined) return withRefusals(response.body, refusals);
+  return withRefusals((await execute(args, contextValue, { operation: reread.id, id, query: pairs })).body, refusals);
 }
