@@ -82,6 +82,9 @@ export class BookstoreSeeder implements OnApplicationBootstrap {
             isbn: `978-0-00-${String(100000 + index).padStart(6, '0')}-0`,
             rating: index % 7 === 6 ? null : 3 + ((index * 37) % 21) / 10,
             published: index % 5 !== 4,
+            // What the store pays for a copy, in cents: only an admin reads it.
+            supplierCost: 300 + pages * 2 + (index % 4) * 25,
+            featured: index % 10 === 0,
             authorId: authors[author]!.id,
             tags: bookTags.map((name) => tagByName.get(name)!),
           }),

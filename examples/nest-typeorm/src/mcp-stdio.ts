@@ -1,8 +1,8 @@
 /**
  * The bookstore's agent tools over stdio, for an MCP host that launches its servers as child processes:
  * `pnpm --silent --filter @svc/example-nest-typeorm mcp:stdio`. Same database as `pnpm example` (`DATABASE_URL`), no HTTP server.
- * Stdio carries no identity, so the host says whom the tools act for: `BOOKSTORE_ROLE=editor` may write, anything
- * else reads only. stdout carries the protocol; Nest's log is off and errors go to stderr.
+ * Stdio carries no identity, so the host says whom the tools act for: `BOOKSTORE_ROLE=editor` (or `admin`) may write,
+ * anything else reads only. stdout carries the protocol; Nest's log is off and errors go to stderr.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';

@@ -1,5 +1,5 @@
 /**
- * Prints a bearer token for trying the example: `pnpm token editor` (or `reader`; `pnpm token editor acme` for the
+ * Prints a bearer token for trying the example: `pnpm token editor` (or `reader`, or `admin`; `pnpm token editor acme` for the
  * tenancy app's tenant `acme`), signed with `JWT_SECRET` or the development secret, valid one hour. A real app issues tokens at sign-in, from its identity provider or a login
  * route; this script stands in for that, so the example needs no user store.
  */

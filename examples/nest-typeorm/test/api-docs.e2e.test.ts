@@ -2,6 +2,7 @@
  * The example's API documentation: the OpenAPI 3.1 document at `/docs-json` is valid and lint-clean, every request it
  * allows is answered as it says (generated from the document itself), and Swagger UI at `/docs` renders it.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
@@ -14,7 +15,19 @@ import { bearer } from './tokens';
 
 type Server = Parameters<typeof request>[0];
 
-const EDITOR = bearer('editor');
+const ADMIN = bearer('admin');
+
+/**
+ * The app as an admin calls it: a request without a token gets the admin's. The document shows the widest view (an
+ * admin's: `supplierCost` and `featured` of a book, which a reader or an editor is refused), so that is who may send
+ * every request it allows.
+ */
+function asAdmin(server: Server): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    request.headers.authorization ??= ADMIN.authorization;
+    (server as { emit(event: 'request', ...args: unknown[]): boolean }).emit('request', request, response);
+  };
+}
 
 describe('examples/nest-typeorm API docs', () => {
   let app: INestApplication;
@@ -53,7 +66,7 @@ describe('examples/nest-typeorm API docs', () => {
 
   describe('every request the document allows', () => {
     it('is answered 2xx or a documented 4xx, and every 2xx body matches its documented schema', async () => {
-      const result = await exerciseDocument({ server, document, writeHeaders: EDITOR });
+      const result = await exerciseDocument({ server: asAdmin(server), document, writeHeaders: ADMIN });
       expect(result.failures).toEqual([]);
       expect(result.requests).toBeGreaterThan(250);
       // What the document allows is never refused as malformed: the 4xx left are states (a row referenced, gone).

@@ -29,7 +29,7 @@ const REFUSED: readonly [string, () => Record<string, string>][] = [
   ['expired', () => bearer('editor', { expiresIn: -60 })],
   ['signed with another secret', () => bearer('editor', { secret: 'not-the-apps-secret' })],
   ['unsigned (alg: none)', () => ({ authorization: `Bearer ${unsignedEditorToken()}` })],
-  ['naming an unknown role', () => bearer('admin')],
+  ['naming an unknown role', () => bearer('owner')],
   [
     'without an expiry',
     () => ({

@@ -1,10 +1,18 @@
 /** Who is calling: the user the auth guard puts on the request, or the one a programmatic call passes in its context. */
 import type { SvcContext } from '@svc/core';
 
-/** The roles the bookstore knows. */
-export const ROLES = ['editor', 'reader'] as const;
+/**
+ * The roles the bookstore knows: a reader reads, an editor also writes, an admin also sets what only staff may (a
+ * book's supplier cost it reads, and `featured`, which it alone writes: see `src/controllers/books.controller.ts`).
+ */
+export const ROLES = ['reader', 'editor', 'admin'] as const;
 
 export type Role = (typeof ROLES)[number];
+
+/** The roles that may write: editors and admins. */
+export function writesAs(role: Role | undefined): boolean {
+  return role === 'editor' || role === 'admin';
+}
 
 export interface Caller {
   /** The token's subject: who signed in. */

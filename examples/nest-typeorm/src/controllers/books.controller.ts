@@ -1,13 +1,15 @@
 /**
  * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, batch
- * writes (an upsert on isbn), aggregates per group, and a custom `publishOne` action on `PATCH /books/:id/publish`.
+ * writes (an upsert on isbn), aggregates per group, a custom `publishOne` action on `PATCH /books/:id/publish`, and
+ * access per role: the supplier cost only for admins, the `featured` flag written only by admins.
  */
 import { Controller } from '@nestjs/common';
 import type { OperationHandler } from '@svc/core';
 import { Svc } from '@svc/nestjs';
+import { callerOf } from '../access/caller';
 import { Book } from '../entities/book.entity';
 
-const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId'] as const;
+const WRITABLE = ['title', 'isbn', 'pages', 'rating', 'published', 'authorId', 'supplierCost', 'featured'] as const;
 
 /**
  * Marks one book published. `context.repository` is scoped to the request: it joins the operation's transaction
@@ -29,7 +31,10 @@ const publishOne: OperationHandler = async (input, context) => {
       pages: ['eq', 'gt', 'gte', 'lt', 'lte', 'between'],
       rating: ['gte', 'lte', 'isNull'],
       published: ['eq'],
+      featured: ['eq'],
       authorId: ['eq', 'in'],
+      // Only for a role that reads it: a reader or an editor filtering on it gets a 400, as for an unknown field.
+      supplierCost: ['gte', 'lte'],
     },
   },
   sort: { fields: ['title', 'pages', 'rating', 'createdAt', 'id'], default: ['title'] },
@@ -39,6 +44,22 @@ const publishOne: OperationHandler = async (input, context) => {
   // Every committed write of a book is an event on GET /books/events (Server-Sent Events).
   realtime: {},
   schema: { input: { create: WRITABLE, update: WRITABLE, patch: WRITABLE } },
+  // What each role reads and writes of a book, within what the lines above give everyone. The caller's role comes from
+  // its token (the guard puts it on request.user); a caller without a token reads as a reader. The policy refuses a
+  // reader's writes already (403); the reader's rule says so too, so each role's whole access reads here.
+  access: {
+    role: (context) => callerOf(context)?.role ?? 'reader',
+    roles: {
+      reader: { read: { exclude: ['supplierCost'] }, create: false, update: false, delete: false },
+      // Creates and updates every writable field but `featured`: sending it is a 400 naming it.
+      editor: {
+        read: { exclude: ['supplierCost'] },
+        create: { exclude: ['featured'] },
+        update: { exclude: ['featured'] },
+      },
+      admin: { read: 'all', create: 'all', update: 'all', delete: true },
+    },
+  },
   // POST /books/batch (an upsert on isbn), PATCH /books?filter=... and DELETE /books?filter=..., all or nothing.
   batch: {
     create: { onConflict: { target: ['isbn'], update: ['title', 'pages', 'rating'] } },

@@ -24,6 +24,10 @@ export class Book {
   @Column({ type: 'int', default: 0 }) pages!: number;
   @Column({ type: 'float', nullable: true }) rating!: number | null;
   @Column({ type: 'boolean', default: false }) published!: boolean;
+  /** What the store pays its supplier for one copy, in cents: staff only, readers and editors never see it. */
+  @Column({ type: 'int', nullable: true }) supplierCost!: number | null;
+  /** On the store's front page: only an admin sets it. */
+  @Column({ type: 'boolean', default: false }) featured!: boolean;
   /** The foreign key as a plain column: clients write `authorId`. */
   @Column({ type: 'int', nullable: true }) authorId!: number | null;
   @ManyToOne(() => Author, (author) => author.books, { nullable: true, onDelete: 'RESTRICT' })
