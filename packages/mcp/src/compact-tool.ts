@@ -35,6 +35,8 @@ const FILTER_GROUPS = new Set(['and', 'or', 'not']);
 interface EntityPart {
   readonly entity: string;
   readonly tool: SvcTool;
+  /** Which definition of the tool it is made of: 0 for the tool's own, another number per role's view (`access`). */
+  readonly view: number;
   /** The entity's arguments as its own tool types them, `$ref`s renamed. */
   readonly properties: Readonly<Record<string, JsonSchema>>;
   readonly required: readonly string[];
@@ -54,8 +56,11 @@ export class SvcCompactTool {
   readonly definition: SvcToolDefinition;
   private readonly parts: readonly EntityPart[];
   private readonly byEntity: ReadonlyMap<string, SvcTool>;
-  /** The definitions of the last few sets of entities callers were allowed, by their names. */
+  /** The definitions of the last few sets of entities callers were allowed (and the views they see), by their parts. */
   private readonly narrowed = new Map<string, SvcToolDefinition>();
+  /** The part of each entity tool's definition for a role's view (`access`), made once per view. */
+  private readonly viewParts = new WeakMap<SvcToolDefinition, EntityPart>();
+  private views = 0;
 
   constructor(
     /** The standard operation's id. */
@@ -64,7 +69,7 @@ export class SvcCompactTool {
     tools: readonly SvcTool[],
   ) {
     this.name = compactToolNameOf(operation);
-    this.parts = tools.map(partOf);
+    this.parts = tools.map((tool) => partOf(tool, tool.definition, 0));
     this.byEntity = new Map(this.parts.map((part) => [part.entity, part.tool]));
     this.definition = definitionOf(this.name, operation, this.parts);
   }
@@ -76,14 +81,16 @@ export class SvcCompactTool {
 
   /**
    * The definition `tools/list` serves a caller who may call the operation on the entities whose tools are in
-   * `allowed`: their branches only, so a caller never sees the schema of an entity it may not use; undefined when
-   * there is none.
+   * `allowed` (all of them without it): their branches only, so a caller never sees the schema of an entity it may not
+   * use, each as the caller's role sees that entity (`access`); undefined when there is none.
    */
-  definitionFor(allowed: ReadonlySet<SvcTool>): SvcToolDefinition | undefined {
-    const parts = this.parts.filter((part) => allowed.has(part.tool));
-    if (parts.length === this.parts.length) return this.definition;
+  definitionFor(context: SvcContext, allowed?: ReadonlySet<SvcTool>): SvcToolDefinition | undefined {
+    const parts = this.parts
+      .filter((part) => allowed?.has(part.tool) ?? true)
+      .map((part) => this.partFor(part, context));
+    if (parts.length === this.parts.length && parts.every((part) => part.view === 0)) return this.definition;
     if (parts.length === 0) return undefined;
-    const key = parts.map((part) => part.entity).join('\n');
+    const key = parts.map((part) => `${part.entity}#${part.view}`).join('\n');
     let definition = this.narrowed.get(key);
     if (!definition) {
       definition = definitionOf(this.name, this.operation, parts);
@@ -92,6 +99,15 @@ export class SvcCompactTool {
       this.narrowed.set(key, definition);
     }
     return definition;
+  }
+
+  /** The entity's part as the caller's role sees the entity: `part` itself where the role has no rule. */
+  private partFor(part: EntityPart, context: SvcContext): EntityPart {
+    const definition = part.tool.definitionFor(context);
+    if (definition === part.tool.definition) return part;
+    let viewed = this.viewParts.get(definition);
+    if (!viewed) this.viewParts.set(definition, (viewed = partOf(part.tool, definition, ++this.views)));
+    return viewed;
   }
 
   /**
@@ -120,15 +136,15 @@ export class SvcCompactTool {
   }
 }
 
-/** The entity's part: its tool's input schema as a branch, with its `$defs` renamed after the entity. */
-function partOf(tool: SvcTool): EntityPart {
+/** The entity's part: its tool's input schema (of `definition`) as a branch, `$defs` renamed after the entity. */
+function partOf(tool: SvcTool, definition: SvcToolDefinition, view: number): EntityPart {
   const entity = tool.service.describe().name;
   const {
     $defs: defs = {},
     properties = {},
     required = [],
     ...rest
-  } = tool.definition.inputSchema as {
+  } = definition.inputSchema as {
     $defs?: Record<string, JsonSchema>;
     properties?: Record<string, JsonSchema>;
     required?: string[];
@@ -144,6 +160,7 @@ function partOf(tool: SvcTool): EntityPart {
   return {
     entity,
     tool,
+    view,
     properties: own,
     required,
     defs: Object.fromEntries(Object.entries(defs).map(([name, schema]) => [renames.get(name)!, renamed(schema)])),
@@ -153,7 +170,7 @@ function partOf(tool: SvcTool): EntityPart {
       // `entity` is declared here too, as anything (the `if` pinned it), since the branch takes no undeclared argument.
       then: { ...renamed(rest), properties: { entity: {}, ...own }, ...(required.length > 0 ? { required } : {}) },
     },
-    success: (tool.definition.outputSchema['anyOf'] as JsonSchema[]).find((schema) => schema !== PROBLEM_SCHEMA)!,
+    success: (definition.outputSchema['anyOf'] as JsonSchema[]).find((schema) => schema !== PROBLEM_SCHEMA)!,
   };
 }
 

@@ -80,7 +80,7 @@ export function createMcpServer(toolset: SvcToolset, info: SvcMcpServerInfo, con
     if (!toolset.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const args = server.sentArgumentsOf(ctx.mcpReq.id) ?? parsed;
     const result = await toolset.call(name, args as Record<string, unknown> | undefined, context);
-    return server.projectCallToolResult(result as CallToolResult, toolset.outputSchemaOf(name));
+    return server.projectCallToolResult(result as CallToolResult, toolset.outputSchemaOf(name, context));
   });
   return server;
 }

@@ -2,7 +2,7 @@
  * `svc_describe`: what the caller may use, asked with the caller's context: each entity whose `findMany` the gate
  * (the REST route's guards, in Nest) and the policy let the caller call, with its fields, filter operators, sort and
  * include allowlists, paging bounds, write fields and the tools of the operations the gate and the policy allow
- * (the policy asked without a row: a row-level policy still decides per call).
+ * (the policy asked without a row: a row-level policy still decides per call), all as the caller's role sees them.
  */
 import type { EntityDescription, SvcContext } from '@svc/core';
 import type { JsonSchema } from './json-schema';
@@ -127,7 +127,8 @@ export async function describeForCaller(
       if (!lister || !(await lister.permits(context))) continue;
       const allowed: Record<string, string> = {};
       for (const tool of entityTools) if (await tool.permits(context)) allowed[tool.operation] = nameOf(tool);
-      entities.push(describeEntity(entityTools[0]!.service.describe(), allowed));
+      // As the caller's role sees the entity (`access`): no field it may not read, no slot field it may not write.
+      entities.push(describeEntity(entityTools[0]!.service.describe(context), allowed));
     }
     return successResult({ entities });
   } catch (error) {

@@ -35,12 +35,28 @@ export interface SvcToolDefinition {
   readonly annotations: SvcToolAnnotations;
 }
 
+/** What a call's arguments hold, read off the operation's schemas: the query's names, the key, the body. */
+interface Takes {
+  readonly query: readonly string[];
+  readonly key: boolean;
+  readonly body: boolean;
+}
+
+/** The tool as one view of its entity serves it (`access`): its definition, and what a call's arguments hold. */
+interface ToolView {
+  readonly description: EntityDescription;
+  readonly definition: SvcToolDefinition;
+  readonly takes: Takes;
+}
+
 export class SvcTool {
   readonly definition: SvcToolDefinition;
   /** The operation's id. */
   readonly operation: string;
-  /** What a call's arguments hold, read off the operation's schemas once: the query's names, the key, the body. */
-  private readonly takes: { readonly query: readonly string[]; readonly key: boolean; readonly body: boolean };
+  /** The tool over the entity itself: what a caller whose role has no rule (or no role) is served. */
+  private readonly base: ToolView;
+  /** The tool over each role's view of the entity, built on the first call or listing of that role. */
+  private readonly views = new WeakMap<EntityDescription, ToolView>();
 
   constructor(
     readonly service: SvcService,
@@ -51,30 +67,31 @@ export class SvcTool {
     /** Asked before the operation runs (the REST route's guards, in Nest). */
     private readonly gate?: OperationGate,
   ) {
-    const description = service.describe();
     this.operation = described.id;
-    const { params, query, body } = described.schemas;
-    this.takes = {
-      query: Object.keys((query['properties'] as object | undefined) ?? {}),
-      key: Object.hasOwn((params['properties'] as object | undefined) ?? {}, description.lookup.param),
-      body: body !== undefined,
-    };
-    const title = described.wording?.title ?? described.summary;
-    const hints = described.hints ?? { readOnly: described.kind === 'read' };
-    this.definition = Object.freeze({
-      name: toolNameOf(description.name, described.id),
-      title,
-      description: toolDescriptionOf(description, described),
-      inputSchema: inputSchemaOf(description, described),
-      outputSchema: outputSchemaOf(successSchemaOf(description, described)),
-      annotations: {
-        title,
-        readOnlyHint: hints.readOnly,
-        ...(hints.destructive !== undefined ? { destructiveHint: hints.destructive } : {}),
-        ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
-        openWorldHint: false,
-      },
-    });
+    this.base = viewOf(service.describe(), described);
+    this.definition = this.base.definition;
+  }
+
+  /**
+   * The definition served to this caller: where `access` gives its role a rule, with the schemas of that role's view
+   * (no field it may not read, no write slot it may not write); else `definition`.
+   */
+  definitionFor(context: SvcContext): SvcToolDefinition {
+    return this.viewFor(context).definition;
+  }
+
+  private viewFor(context: SvcContext): ToolView {
+    if (!this.service.engine.entity.access) return this.base;
+    const description = this.service.describe(context);
+    if (description === this.base.description) return this.base;
+    let view = this.views.get(description);
+    if (!view) {
+      // A view serves the operations of its entity; should it lack this one, the call is the engine's to refuse.
+      const described = description.operations.find((operation) => operation.id === this.operation);
+      view = described ? viewOf(description, described) : this.base;
+      this.views.set(description, view);
+    }
+    return view;
   }
 
   get name(): string {
@@ -109,9 +126,10 @@ export class SvcTool {
     try {
       const input = args ?? {};
       refuseOversizedBatch(this.described, input);
-      const problems = validateArguments(this.definition.inputSchema, input);
+      const view = this.viewFor(context);
+      const problems = validateArguments(view.definition.inputSchema, input);
       if (problems.length > 0) throw argumentsException(problems);
-      const request = this.requestOf(input);
+      const request = requestOf(this.operation, view, input);
       const response = await executeGated({
         service: this.service,
         request: { ...request, surface: 'mcp' },
@@ -128,17 +146,46 @@ export class SvcTool {
       return result;
     }
   }
+}
 
-  /** The engine request of valid arguments: the key, the body, and the query's properties as they are. */
-  private requestOf(args: Record<string, unknown>): ExecuteRequest {
-    const { query, key, body } = this.takes;
-    return {
-      operation: this.operation,
-      ...(key ? { id: args['id'] } : {}),
-      ...(body ? { body: args['data'] } : {}),
-      ...(query.length > 0 ? { query: queryOf(this.service.describe(), query, args) } : {}),
-    };
-  }
+/** The tool over one description of its entity. */
+function viewOf(description: EntityDescription, described: OperationDescription): ToolView {
+  const { params, query, body } = described.schemas;
+  const title = described.wording?.title ?? described.summary;
+  const hints = described.hints ?? { readOnly: described.kind === 'read' };
+  return {
+    description,
+    takes: {
+      query: Object.keys((query['properties'] as object | undefined) ?? {}),
+      key: Object.hasOwn((params['properties'] as object | undefined) ?? {}, description.lookup.param),
+      body: body !== undefined,
+    },
+    definition: Object.freeze({
+      name: toolNameOf(description.name, described.id),
+      title,
+      description: toolDescriptionOf(description, described),
+      inputSchema: inputSchemaOf(description, described),
+      outputSchema: outputSchemaOf(successSchemaOf(description, described)),
+      annotations: {
+        title,
+        readOnlyHint: hints.readOnly,
+        ...(hints.destructive !== undefined ? { destructiveHint: hints.destructive } : {}),
+        ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
+        openWorldHint: false,
+      },
+    }),
+  };
+}
+
+/** The engine request of valid arguments: the key, the body, and the query's properties as they are. */
+function requestOf(operation: string, view: ToolView, args: Record<string, unknown>): ExecuteRequest {
+  const { query, key, body } = view.takes;
+  return {
+    operation,
+    ...(key ? { id: args['id'] } : {}),
+    ...(body ? { body: args['data'] } : {}),
+    ...(query.length > 0 ? { query: queryOf(view.description, query, args) } : {}),
+  };
 }
 
 interface ListPage {

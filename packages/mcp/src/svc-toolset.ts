@@ -127,17 +127,18 @@ export class SvcToolset {
 
   /**
    * `tools/list` for one caller: the tools the gate (the REST route's guards, in Nest) and the policy, asked without a
-   * row, let the caller call, then `svc_describe`, as `svc_describe` reports them. A compact tool is listed when the
-   * caller may call it on at least one entity, with those entities only in its `entity` enum and its schema. A tool
-   * (or an entity) left out still answers a call, with the refusal.
+   * row, let the caller call, then `svc_describe`, as `svc_describe` reports them, each with the schemas of the
+   * caller's role where the entity has `access`. A compact tool is listed when the caller may call it on at least one
+   * entity, with those entities only in its `entity` enum and its schema. A tool (or an entity) left out still answers
+   * a call, with the refusal.
    */
   async definitionsFor(context: SvcContext): Promise<SvcToolDefinition[]> {
     const allowed = await Promise.all(this.tools.map((tool) => tool.permits(context)));
     const permitted = this.tools.filter((_, index) => allowed[index]);
     const compact = this.compact;
-    if (!compact) return [...permitted.map((tool) => tool.definition), DESCRIBE_DEFINITION];
+    if (!compact) return [...permitted.map((tool) => tool.definitionFor(context)), DESCRIBE_DEFINITION];
     const permits = new Set(permitted);
-    const listed = compact.flatMap((tool) => tool.definitionFor(permits) ?? []);
+    const listed = compact.flatMap((tool) => tool.definitionFor(context, permits) ?? []);
     return [...listed, DESCRIBE_DEFINITION];
   }
 
@@ -146,11 +147,11 @@ export class SvcToolset {
     return name === DESCRIBE_TOOL_NAME || this.byName.has(name) || this.writes.has(name);
   }
 
-  /** The output schema `tools/list` advertised for a tool. */
-  outputSchemaOf(name: string): SvcToolDefinition['outputSchema'] | undefined {
+  /** The output schema `tools/list` advertised for a tool to this caller. */
+  outputSchemaOf(name: string, context: SvcContext): SvcToolDefinition['outputSchema'] | undefined {
     return name === DESCRIBE_TOOL_NAME
       ? DESCRIBE_DEFINITION.outputSchema
-      : this.byName.get(name)?.definition.outputSchema;
+      : this.byName.get(name)?.definitionFor(context)?.outputSchema;
   }
 
   /** Runs a tool with the caller's context. */
