@@ -5,6 +5,7 @@
  */
 import { SvcException } from '../../errors/svc-exception';
 import type { ResolvedEntity } from '../../entity/resolved-entity';
+import { viewFor } from '../../entity/resolve-access';
 import {
   listAllowed,
   readSubscriptionQuery,
@@ -23,7 +24,8 @@ export const subscribe = Object.freeze({
 
 /**
  * realtimeOn (404 where the entity publishes no events), listServed (405 where its list is off), query (the filter
- * against the list's allowlists, and `id`: 400), policy (the list's, for this context: 403), then the subscription.
+ * against the allowlists of the list the caller's role is served, and `id`: 400), policy (the list's, for this
+ * context: 403), then the subscription.
  */
 async function open(entity: ResolvedEntity, options: SubscribeOptions = {}): Promise<RealtimeSubscription> {
   const events = realtimeEventsOf(entity);
@@ -39,7 +41,9 @@ async function open(entity: ResolvedEntity, options: SubscribeOptions = {}): Pro
     });
   }
   const context = options.context ?? {};
-  const { filter, id } = readSubscriptionQuery(options.query, listing.list);
+  // Read against the list of the caller's role (`access`): a column the role may not read is unknown to its filter.
+  const served = viewFor(entity, context).listOperation?.list ?? listing.list;
+  const { filter, id } = readSubscriptionQuery(options.query, served);
   if (!(await listAllowed(listing, context))) {
     throw new SvcException('SVC_FORBIDDEN', { detail: `You may not read ${entity.name} rows, so not their events.` });
   }
