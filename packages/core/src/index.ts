@@ -66,6 +66,7 @@ export type {
   HandlerContext,
   AccessConfig,
   AccessRule,
+  NestedWriteConfig,
 } from './config/entity-config';
 export type { ScopedRepository } from './operations/scoped-repository';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';

@@ -174,6 +174,7 @@ function readRelation(dataSource: DataSource, relation: OrmRelation): RelationMe
     owning: relation.isOwning,
     nullable: relation.isNullable,
     joinColumns: Object.freeze(joinColumns),
+    ...(relation.inverseRelation ? { inverse: relation.inverseRelation.propertyPath } : {}),
     ...(hidden.length > 0 ? { hiddenTargetFields: Object.freeze(hidden.map((column) => column.propertyPath)) } : {}),
     ...(embedded.length > 0
       ? { embeddedTargetFields: Object.freeze(embedded.map((column) => column.propertyPath)) }

@@ -21,7 +21,7 @@ export interface ArrayRelation {
 export const DEFAULT_MAX_MEMBERS = 1000;
 /** Writes are chunked below the databases' parameter limits, but one request stays a bounded amount of work. */
 const MAX_CONFIGURABLE_MEMBERS = 10_000;
-const WRITE_KEYS = ['strategy', 'maxMembers', 'decorators'];
+const WRITE_KEYS = ['strategy', 'maxMembers', 'decorators', 'nested', 'maxDepth'];
 
 /** The operations each strategy adds, as `<relation>:<action>` ids (jsonPatch rides on patchOne instead). */
 export const ARRAY_ACTIONS: Readonly<Record<ArrayWriteStrategy, readonly RelationAction[]>> = {
@@ -46,14 +46,26 @@ export function buildArrayRelations(
     };
     const relation = metadata.relations.find((candidate) => candidate.property === name);
     if (!relation) continue; // an unknown relation name is reported by the include config
-    if (relation.kind !== 'one-to-many' && relation.kind !== 'many-to-many')
-      fail('is not allowed on a to-one relation; write it by id ({ "relation": { "id": 7 } }) instead.');
     const write = entry.write as unknown;
-    if (!isPlainObject(write) || !STRATEGIES.includes(write.strategy as ArrayWriteStrategy))
-      fail(`must be { strategy } with strategy ${STRATEGIES.join(', ')}.`, `${path}.strategy`);
+    if (!isPlainObject(write)) fail('must be an object { strategy?, nested?, maxMembers?, maxDepth?, decorators? }.');
     for (const key of Object.keys(write as object))
       if (!WRITE_KEYS.includes(key))
-        fail('is not a known key; write takes strategy, maxMembers and decorators.', `${path}.${key}`);
+        fail(
+          'is not a known key; write takes strategy, nested, maxMembers, maxDepth and decorators.',
+          `${path}.${key}`,
+        );
+    // Nested writes alone (relations.<name>.write.nested) are resolved with the entity's nested relations.
+    if (
+      (write as { strategy?: unknown }).strategy === undefined &&
+      (write as { nested?: unknown }).nested !== undefined
+    )
+      continue;
+    if (relation.kind !== 'one-to-many' && relation.kind !== 'many-to-many')
+      fail(
+        'strategy is not allowed on a to-one relation; write it by id ({ "relation": { "id": 7 } }), or nested (write.nested).',
+      );
+    if (!STRATEGIES.includes((write as { strategy?: unknown }).strategy as ArrayWriteStrategy))
+      fail(`must be { strategy } with strategy ${STRATEGIES.join(', ')}.`, `${path}.strategy`);
     const decorators = (write as { decorators?: unknown }).decorators;
     if (
       decorators !== undefined &&

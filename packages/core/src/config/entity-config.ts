@@ -427,12 +427,33 @@ export interface IncludeConfigInput<T = unknown> {
 
 export interface RelationConfigInput {
   readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
-  /** To-many relations only: array writes through `PUT /:id/<relation>`, sub-resource routes, or JSON Patch. */
+  /**
+   * How clients write the relation: to-many array writes through `PUT /:id/<relation>`, sub-resource routes or JSON
+   * Patch (`strategy`), and nested writes in the parent's own create and update bodies (`nested`), on to-one and
+   * to-many relations.
+   */
   readonly write?: {
-    readonly strategy: 'replace' | 'resource' | 'jsonPatch';
-    /** Member ids one request may name; more is a 400. @default 1000 (at most 10000) */
+    /** To-many relations only. */
+    readonly strategy?: 'replace' | 'resource' | 'jsonPatch';
+    /** Member ids (or nested members) one request may name; more is a 400. @default 1000 (at most 10000) */
     readonly maxMembers?: number;
     /** Applied to each of this relation's routes (`replace` and `resource`), as `operations.<id>.meta.decorators`. */
     readonly decorators?: readonly RouteDecorator[];
+    /** The nested forms a create or update body may write under the relation's name; off unless named. */
+    readonly nested?: NestedWriteConfig;
+    /** How deep nested writes may go through this relation (a nested row's own nested writes count one more). @default 2 */
+    readonly maxDepth?: number;
   };
+}
+
+/**
+ * `relations.<name>.write.nested`: `create` a related row, `connect` an existing one by its key, `connectOrCreate` by
+ * a unique set of its fields (connect the row holding those values, else create it), `update` an existing one and
+ * connect it. Each row goes through its own entity's create or patch rules, in the parent's transaction.
+ */
+export interface NestedWriteConfig {
+  readonly create?: true;
+  readonly connect?: true;
+  readonly connectOrCreate?: readonly string[];
+  readonly update?: true;
 }

@@ -209,6 +209,10 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
     writableMembers: update
       ? new Set([...view.writableMembers].filter((name) => update.has(name)))
       : view.writableMembers,
+    nestedWritable: {
+      ...(rule.create !== undefined ? { create: nestedIn(view, rule.create) } : {}),
+      ...(rule.update !== undefined ? { update: nestedIn(view, rule.update) } : {}),
+    },
   });
 }
 
@@ -220,4 +224,9 @@ function refusedBy(operation: ResolvedOperation, rule: RoleFields): boolean {
   if (facts.takes.body === 'create') return rule.create === false;
   if (facts.takes.body === 'update' || facts.takes.body === 'patch') return rule.update === false;
   return !rule.delete;
+}
+
+/** The nested relations a rule's field list names (none for a write it refuses). */
+function nestedIn(view: ResolvedEntity, allowed: ReadonlySet<string> | false): ReadonlySet<string> {
+  return new Set(allowed ? [...view.nested.keys()].filter((name) => allowed.has(name)) : []);
 }

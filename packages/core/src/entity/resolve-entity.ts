@@ -5,6 +5,7 @@
 import { adapterWithDeleteMarker } from '../config/delete-marker';
 import { resolveAggregateConfig } from '../config/aggregate-config';
 import { buildArrayRelations } from '../config/array-relations';
+import { resolveNestedRelations } from '../config/nested-writes';
 import { checkUpsertFields, resolveBatchConfig } from '../config/batch-config';
 import { BUILT_IN_SETTINGS } from '../config/built-in-settings';
 import { mergeSettingsChain } from '../config/merge-settings';
@@ -80,6 +81,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     references: toOneReferences(metadata),
     maxInputDepth: args.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
     arrayRelations,
+    nested: resolveNestedRelations(name, metadata, config.relations, adapter),
     writableMembers: members,
     search: reads.search,
     include: reads.include,

@@ -27,6 +27,7 @@ import type {
 } from '../config/entity-config';
 import type { OperationState } from '../config/resolve-operations';
 import type { ArrayRelation, RelationAction } from '../config/array-relations';
+import type { NestedRelation } from '../config/nested-writes';
 import type { ToOneReference } from '../config/to-one-references';
 import type { RealtimeEventId, ResolvedSettings, SvcSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
@@ -136,6 +137,10 @@ export interface ResolvedEntity {
   readonly references: readonly ToOneReference[];
   /** To-many relations that take array writes, by name. */
   readonly arrayRelations: ReadonlyMap<string, ArrayRelation>;
+  /** Relations that take nested writes in create and update bodies (`relations.<name>.write.nested`), by name. */
+  readonly nested: ReadonlyMap<string, NestedRelation>;
+  /** A role's view (`access`): the nested relations its rule lets it write, per slot; undefined lets every one. */
+  readonly nestedWritable?: { readonly create?: ReadonlySet<string>; readonly update?: ReadonlySet<string> };
   /** Array relations the update slot lets clients write. */
   readonly writableMembers: ReadonlySet<string>;
   /** Pagination strategies by name (built-in plus registered). */

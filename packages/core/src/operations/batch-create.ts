@@ -14,7 +14,7 @@ import { stage, type BatchRowWrite, type PlannedRowWrite } from '../pipeline/sta
 import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
-import { bodyWithSet, forcedValuesFor } from './write-operations';
+import { bodyWithSet, forcedValuesFor } from './body-with-set';
 import {
   atItem,
   batchOf,

@@ -1,10 +1,6 @@
 /** The stages of createOne, updateOne and patchOne of their own: the body with `set`, and the insert and update. */
 import { NotFoundException, SvcException, ValidationFailedException } from '../errors/svc-exception';
-import type { Row } from '../persistence/repository-adapter';
-import { readBody, requiredItem } from '../schema/validate-body';
-import type { RequiredSet } from '../schema/write-schema';
-import type { WriteSchema } from '../schema/write-schema';
-import { forcedValues, type SetArgs } from '../schema/forced-values';
+import { readBody } from '../schema/validate-body';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage, type StateWith } from '../pipeline/stage';
 import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
@@ -12,24 +8,42 @@ import { liveView, scopeFilter } from '../pipeline/load-row';
 import { needsIfMatch } from '../pipeline/stages/precondition-stage';
 import { referencesIntoScope } from '../pipeline/stages/reference-stage';
 import { rereadInScope } from '../pipeline/stages/reread-stage';
+import { readNested } from './nested-writes';
+import { bodyWithSet } from './body-with-set';
 
-/** input: the create or update body checked against its slot, with what `set` forces merged over it. */
-export function inputWithSetStage(slot: 'create' | 'update') {
+/**
+ * input: the create or update body checked against its slot, with what `set` forces merged over it. With `nested`
+ * (the flow writes nested relations), the nested forms are taken out and read first, every nested row checked.
+ */
+export function inputWithSetStage(slot: 'create' | 'update', options: { nested?: boolean } = {}) {
   return stage('input', { phase: 'input', gives: ['values', 'body'] }, async (call, state) => {
-    state.values = await bodyWithSet(call, slot, call.operation.input ?? call.entity.input[slot]);
+    const { body, plan } = options.nested
+      ? await readNested(call, slot, call.request.body)
+      : { body: call.request.body };
+    state.values = await bodyWithSet(call, slot, call.operation.input ?? call.entity.input[slot], body);
     state.body = slot === 'create' ? call.request.body : state.values;
+    if (plan) state.nested = plan;
   });
 }
 
 /** input: the patch body checked against the patch slot; a patch that changes nothing is a 400. */
-export const patchInputStage = stage('input', { phase: 'input', gives: ['values', 'body'] }, async (call, state) => {
-  const values = await readBody(call.operation.input ?? call.entity.input.patch, call.request.body);
-  if (Object.keys(values).length === 0) {
-    throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');
-  }
-  state.values = values;
-  state.body = values;
-});
+export const patchInputStage = patchInput({});
+
+/** The patch input stage, reading nested forms first where the flow writes them. */
+export function patchInput(options: { nested?: boolean }) {
+  return stage('input', { phase: 'input', gives: ['values', 'body'] }, async (call, state) => {
+    const { body, plan } = options.nested
+      ? await readNested(call, 'update', call.request.body)
+      : { body: call.request.body };
+    const values = await readBody(call.operation.input ?? call.entity.input.patch, body);
+    if (plan) state.nested = plan;
+    if (Object.keys(values).length === 0 && !plan) {
+      throw new ValidationFailedException([], 'The patch changes nothing. Send at least one writable field.');
+    }
+    state.values = values;
+    state.body = values;
+  });
+}
 
 /**
  * A write that needs nothing read first runs as one statement that returns the stored row, outside any transaction of
@@ -37,7 +51,7 @@ export const patchInputStage = stage('input', { phase: 'input', gives: ['values'
  * scope to hold, no reference into another entity's scope to check, and no realtime event that wants the row as it was.
  */
 export async function writesAlone(call: OperationCall, state: StateWith<'values'>): Promise<boolean> {
-  if (call.settings.realtime !== false || needsIfMatch(call)) return false;
+  if (call.settings.realtime !== false || needsIfMatch(call) || state.nested) return false;
   if (referencesIntoScope(call, state.values)) return false;
   return (await scopeFilter(call)) === undefined;
 }
@@ -64,6 +78,8 @@ export const insertAloneStage = stage(
 
 /** update: the locked row updated with `values`; `row` is the stored row when the adapter returns it. */
 export const updateStage = stage('update', { phase: 'act', needs: ['key', 'values'] }, async (call, state) => {
+  // A body that only writes nested to-many rows changes none of the row's own columns.
+  if (Object.keys(state.values).length === 0) return;
   state.row = (await call.entity.adapter.update(state.key, state.values, { session: state.session })) ?? null;
 });
 
@@ -89,37 +105,3 @@ export const refuseJsonPatchStage = stage('refuseJsonPatch', { phase: 'gate', re
     detail: `${call.entity.name} takes no JSON Patch (no relation has write.strategy 'jsonPatch'). Send a JSON object of fields as application/json.`,
   });
 });
-
-/**
- * The body checked against its slot, with what `set` forces merged over it (winning over the client's values). A
- * required field that `set` fills need not be sent; one it does not fill is the client's 400.
- */
-export async function bodyWithSet(
-  call: OperationCall,
-  slot: 'create' | 'update',
-  schema: WriteSchema,
-  body: unknown = call.request.body,
-): Promise<Row> {
-  const missing: RequiredSet[] = [];
-  const values = await readBody(schema, body, { replace: slot === 'update', missing });
-  let set: Row;
-  try {
-    set = await forcedValuesFor(call, slot, body);
-  } catch (error) {
-    // A set function may rely on a field the client left out: that is the client's mistake, answered as such.
-    if (missing.length > 0) throw new ValidationFailedException(missing.map(requiredItem));
-    throw error;
-  }
-  const unfilled = missing.filter((required) => !required.fillable.some((field) => Object.hasOwn(set, field)));
-  if (unfilled.length > 0) throw new ValidationFailedException(unfilled.map(requiredItem));
-  return { ...values, ...set };
-}
-
-/** What `set` forces for this write (of one body of a batch, or of the request's). */
-export function forcedValuesFor(call: OperationCall, slot: 'create' | 'update', body: unknown) {
-  return forcedValues(call.entity.name, call.entity.metadata, slot, call.entity.forced[slot], {
-    operation: call.operation.id as SetArgs['operation'],
-    body,
-    context: call.context,
-  });
-}

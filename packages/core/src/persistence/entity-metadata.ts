@@ -88,6 +88,8 @@ export interface RelationMetadata {
     /** Kind of the referenced target column, so a reference id is checked before it reaches the database. */
     readonly referencedKind?: ColumnKind;
   }[];
+  /** The target's relation back to this entity, when the ORM knows it (a one-to-many's many-to-one). */
+  readonly inverse?: string;
   /**
    * The target's hidden columns (see `ColumnMetadata.hidden`): an included row of a target no entity serves leaves
    * them out, as TypeORM loads a relation without them.

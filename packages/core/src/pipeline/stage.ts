@@ -15,6 +15,7 @@ import type { ListReadPlan } from '../query/resolve-list-query';
 import type { AggregatePlan } from '../query/resolve-aggregate-query';
 import type { CountPlan } from '../query/resolve-count-query';
 import { runInTransaction } from './run-in-transaction';
+import type { NestedPlan } from './nested-plan';
 import type { ExecuteResponse, OperationCall } from './operation-call';
 
 /**
@@ -51,6 +52,8 @@ export interface FlowState {
   changed?: readonly string[];
   /** Other entities whose cached reads the write made stale. */
   touches?: readonly string[];
+  /** input: what the body writes through nested relations (`relations.<name>.write.nested`), when it names any. */
+  nested?: NestedPlan;
   /** An operation's own working value (a JSON Patch document, a member change). */
   work?: unknown;
   /** A batch's items: each body as its slot admits it (with `set` merged for creates), in input order. */

@@ -2,7 +2,7 @@
  * What a committed write did: the one record every write path yields (standard writes, custom writes, relation array
  * writes, JSON Patch, replacement handlers), and the only input of the after-commit step (cache invalidation, events).
  */
-import type { RealtimeEventId } from '../config/svc-settings';
+import type { RealtimeEventId, ResolvedSettings } from '../config/svc-settings';
 import type { EntityKey } from '../persistence/entity-metadata';
 import { canonicalJson } from '../cache/etag';
 import type { Row } from '../persistence/repository-adapter';
@@ -22,6 +22,8 @@ export interface WriteOutcome {
   readonly after?: Readonly<Record<string, unknown>> | null;
   /** The fields (and array relations) the write changed. */
   readonly changed?: readonly string[];
+  /** The settings the write ran under, when they are not the call's (a nested row's, its own operation's). */
+  readonly settings?: ResolvedSettings;
   /** Other entities whose cached reads the write makes stale (the targets of relation writes). */
   readonly touches?: readonly string[];
   /**

@@ -9,7 +9,7 @@ import { withArticle } from '../../config/operation-facts';
 import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
 import { inputWithSetStage, insertAloneStage, insertStage } from '../write-operations';
 import { defineOperation } from '../operation-definition';
-import { leanOr, policyIfAny } from './flow-parts';
+import { leanOr, nestedAround, policyIfAny } from './flow-parts';
 
 export const createOne = defineOperation({
   id: 'createOne',
@@ -32,9 +32,14 @@ export const createOne = defineOperation({
   hints: { readOnly: false, destructive: false, idempotent: false },
   stages: (entity, op) => [
     refuseIfMatchStage,
-    inputWithSetStage('create'),
+    inputWithSetStage('create', { nested: entity.nested.size > 0 }),
     ...policyIfAny(op, 'request body'),
-    leanOr(entity, [insertAloneStage], transaction(referencesStage, insertStage, rereadStage), 'inserted'),
+    leanOr(
+      entity,
+      [insertAloneStage],
+      transaction(referencesStage, ...nestedAround(entity, insertStage), rereadStage),
+      'inserted',
+    ),
     outcomeStage,
     itemOutputStage({ status: 201, location: true }),
   ],

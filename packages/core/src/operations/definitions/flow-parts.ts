@@ -7,6 +7,7 @@ import { queryGateStage } from '../../pipeline/stages/query-stage';
 import { referencesStage } from '../../pipeline/stages/reference-stage';
 import { rereadStage } from '../../pipeline/stages/reread-stage';
 import { updateStage, writesAlone } from '../write-operations';
+import { nestedToManyStage, nestedToOneStage } from '../nested-writes';
 
 /** The policy stage, when the operation has a policy at all. */
 export function policyIfAny(operation: ResolvedOperation, input: PolicyInput): Stage[] {
@@ -19,8 +20,13 @@ export function queryGateIfAny(operation: ResolvedOperation): Stage[] {
 }
 
 /** The guarded update of updateOne and patchOne: lock and check the row, check references, write, read back. */
-export function guardedUpdate(): Stage {
-  return transaction(guardStage(), referencesStage, updateStage, rereadStage);
+export function guardedUpdate(entity: ResolvedEntity): Stage {
+  return transaction(guardStage(), referencesStage, ...nestedAround(entity, updateStage), rereadStage);
+}
+
+/** The write, between the nested rows it references and those that reference it, where the entity nests writes. */
+export function nestedAround(entity: ResolvedEntity, write: Stage): Stage[] {
+  return entity.nested.size > 0 ? [nestedToOneStage, write, nestedToManyStage] : [write];
 }
 
 /**

@@ -9,7 +9,7 @@ import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
 import { withArticle } from '../../config/operation-facts';
 import { handledOutcomeStage, rowHandlerStage } from '../run-handler';
-import { patchInputStage, updateAloneStage } from '../write-operations';
+import { patchInput, patchInputStage, updateAloneStage } from '../write-operations';
 import { defineOperation } from '../operation-definition';
 import { guardedUpdate, leanOr } from './flow-parts';
 import { jsonPatchForm } from './json-patch-form';
@@ -35,9 +35,9 @@ export const patchOne = defineOperation({
   },
   hints: { readOnly: false, destructive: true, idempotent: false },
   stages: (entity, op) => [
-    patchInputStage,
+    patchInput({ nested: entity.nested.size > 0 }),
     lookupStage,
-    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
+    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate(entity)),
     outcomeStage,
     itemOutputStage(),
   ],

@@ -31,9 +31,9 @@ export const updateOne = defineOperation({
   },
   hints: { readOnly: false, destructive: true, idempotent: true },
   stages: (entity, op) => [
-    inputWithSetStage('update'),
+    inputWithSetStage('update', { nested: entity.nested.size > 0 }),
     lookupStage,
-    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate()),
+    leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate(entity)),
     outcomeStage,
     itemOutputStage(),
   ],

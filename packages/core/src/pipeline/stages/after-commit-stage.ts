@@ -24,7 +24,7 @@ export async function afterCommit(
   }
   for (const name of stale) await entity.resultCache.invalidate(name);
   const events = outcomes.flatMap((outcome) => {
-    const event = eventOf(outcome, settings);
+    const event = eventOf(outcome, outcome.settings ?? settings);
     return event ? [event] : [];
   });
   if (events.length > 0) entity.publisher.publish(events, settings);

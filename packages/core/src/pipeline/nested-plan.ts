@@ -1,0 +1,30 @@
+/** A body's nested writes as read and checked before anything is written (`operations/nested-writes.ts`). */
+import type { NestedForm, NestedRelation } from '../config/nested-writes';
+import type { Row } from '../persistence/repository-adapter';
+import type { OperationCall } from './operation-call';
+
+/** One nested row as the body names it, read and checked. */
+export interface NestedItem {
+  readonly path: string;
+  readonly form: NestedForm;
+  /** The call of the target entity's own operation this row goes through (createOne, or patchOne for `update`). */
+  readonly call: OperationCall;
+  /** create and connectOrCreate: the row to insert, with what `set` forces; update: the changes. */
+  readonly values?: Row;
+  /** create and connectOrCreate: the created row's own nested writes. */
+  readonly nested?: NestedPlan;
+  /** connect and update: the row's key value; connectOrCreate: the unique values it matches by. */
+  readonly key?: unknown;
+  readonly match?: Row;
+}
+
+export interface NestedGroup {
+  readonly nested: NestedRelation;
+  readonly items: readonly NestedItem[];
+}
+
+/** What one body writes through its relations: to-one rows before the row itself, to-many rows after it. */
+export interface NestedPlan {
+  readonly toOne: readonly NestedGroup[];
+  readonly toMany: readonly NestedGroup[];
+}
