@@ -197,6 +197,18 @@ describe.each(TEST_DATABASES)('Access per caller over REST on $name', (db) => {
       expect([row.title, row.status, row.cost]).toEqual(['A two, edited', 'draft', 9]);
     });
 
+    it('an editor’s PUT replaces only what the editor writes: the status and the cost keep their values', async () => {
+      await t.dataSource.getRepository(AcBook).update({ id: ids['a2']! }, { status: 'live' });
+      const res = await as('a', 'editor', request(t.server).put(`/books/${ids['a2']}`)).send({
+        title: 'A two',
+        price: 31,
+      });
+      expect(expectItem(res)['price']).toBe(31);
+      const row = await bookRow('a2');
+      expect([row.title, row.status, row.cost, row.tenant]).toEqual(['A two', 'live', 9, 'a']);
+      await t.dataSource.getRepository(AcBook).update({ id: ids['a2']! }, { status: 'draft', title: 'A two, edited' });
+    });
+
     it('an editor creates without the cost, one row or a batch; the cost in either is a 400', async () => {
       const created = expectItem(
         await as('a', 'editor', request(t.server).post('/books')).send({

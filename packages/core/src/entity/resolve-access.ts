@@ -183,7 +183,21 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
   const slot = (schema: WriteSchema): WriteSchema => {
     const allowed = part(schema.slot);
     if (!allowed) return schema;
-    return { ...schema, fields: new Map([...schema.fields].filter(([field]) => allowed.has(field.split('.')[0]!))) };
+    const writes = (field: string) => allowed.has(field.split('.')[0]!);
+    const fields = new Map([...schema.fields].filter(([field]) => writes(field)));
+    if (schema.slot === 'create') return { ...schema, fields };
+    // A replace resets, and requires, only what the role writes: a field it may not write keeps its value.
+    const requiredSets = schema.requiredSets
+      .map((set) => ({ ...set, sendable: set.sendable.filter(writes) }))
+      .filter((set) => set.sendable.length > 0);
+    return {
+      ...schema,
+      fields,
+      required: schema.required.filter(writes),
+      requiredOneOf: schema.requiredOneOf.filter((pair) => pair.every(writes)),
+      requiredSets,
+      resets: new Map([...schema.resets].filter(([field]) => writes(field))),
+    };
   };
   const operations = new Map<string, ResolvedOperation>();
   for (const [id, operation] of view.operations) {
