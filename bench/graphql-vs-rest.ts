@@ -11,7 +11,7 @@
 import { medianRates, sendOnce, startExample, type BenchScenario } from './example-scenarios';
 
 /** The same fields REST serves for a book and its author, so both answers carry the same data. */
-const BOOK = `id title isbn pages rating published authorId createdAt updatedAt deletedAt
+const BOOK = `id title isbn pages rating published featured authorId createdAt updatedAt deletedAt
   author { id name country bornYear createdAt }`;
 const QUERY = `{ books(limit: 20) { total limit offset items { ${BOOK} } } }`;
 const ROW_QUERY = `{ book(id: 1) { ${BOOK} } }`;

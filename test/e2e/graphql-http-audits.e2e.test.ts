@@ -76,7 +76,7 @@ describe('the example app over GraphQL', () => {
     });
 
     it('answers the same page of books with their author as REST include=author (keys as ID text)', async () => {
-      const fields = 'id title isbn pages rating published authorId createdAt updatedAt deletedAt';
+      const fields = 'id title isbn pages rating published featured authorId createdAt updatedAt deletedAt';
       const answer = await postGraphql<{ books: { items: unknown[] } }>(app.getHttpServer(), {
         query: `{ books(limit: 20) { items { ${fields} author { id name country bornYear createdAt } } } }`,
       });
