@@ -4,6 +4,7 @@
  * refused row in the middle leaves nothing written); limits and errors named by path; two tenants that never reach
  * or reveal each other's rows through a connect or a connect-or-create.
  */
+import type { RealtimeEvent, RealtimeTransport } from '@svc/core';
 import request from 'supertest';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
@@ -20,6 +21,16 @@ import {
   TAG_CONFIG,
 } from './support/nested-fixtures';
 
+/** Every event the instance publishes, as a transport receives it. */
+const published: RealtimeEvent[] = [];
+const capture: RealtimeTransport = {
+  name: 'capture',
+  publish: (event) => {
+    published.push(event);
+    return Promise.resolve();
+  },
+};
+
 describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
   let t: TestApp;
   const ids: Record<string, number> = {};
@@ -30,11 +41,12 @@ describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
       suite: 'e2e_nested_writes',
       entities: NESTED_ENTITIES,
       controllers: [
-        svcController('books', NwBook, BOOK_CONFIG),
-        svcController('authors', NwAuthor, AUTHOR_CONFIG),
-        svcController('tags', NwTag, TAG_CONFIG),
+        svcController('books', NwBook, { ...BOOK_CONFIG, realtime: {} }),
+        svcController('authors', NwAuthor, { ...AUTHOR_CONFIG, realtime: {} }),
+        svcController('tags', NwTag, { ...TAG_CONFIG, realtime: {} }),
         svcController('reviews', NwReview, REVIEW_CONFIG),
       ],
+      svc: { realtimeTransports: [capture] },
     });
     ids['ann'] = (await t.dataSource.getRepository(NwAuthor).save({ tenant: 'a', name: 'Ann' })).id;
     ids['bob'] = (await t.dataSource.getRepository(NwAuthor).save({ tenant: 'b', name: 'Bob' })).id;
@@ -181,5 +193,47 @@ describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
     expect(await counts()).toEqual(before);
     const list = expectList(await request(t.server).get('/tags').set('x-tenant', 'b'));
     expect(list.items.map((tag) => tag['name'])).toEqual(['theirs']);
+  });
+
+  it('publishes each created row’s own event after the commit, and none for a write that rolled back', async () => {
+    published.length = 0;
+    const created = expectItem(
+      await post('a', '/books').send({
+        title: 'Evented',
+        author: { create: { name: 'Eve' } },
+        tags: [{ create: { name: 'evented-1' } }, { connect: { id: ids['classic'] } }],
+      }),
+      201,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const seen = published.map((event) => `${event.entity}.${event.event}`).sort();
+    expect(seen).toEqual(['NwAuthor.created', 'NwBook.created', 'NwTag.created']);
+    expect(published.find((event) => event.entity === 'NwBook')!.id).toBe(created['id']);
+    published.length = 0;
+    expectProblem(
+      await post('a', '/books').send({
+        title: 'Rolled back',
+        author: { create: { name: 'Nobody' } },
+        tags: [{ create: { name: 'classic' } }],
+      }),
+      409,
+      'SVC_CONFLICT',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(published).toEqual([]);
+  });
+
+  it('two requests connecting-or-creating the same new tag at once make one tag, and both succeed', async () => {
+    const body = (title: string) => ({ title, tags: [{ connectOrCreate: { where: { name: 'raced' }, create: {} } }] });
+    const [first, second] = await Promise.all([
+      post('a', '/books').send(body('Race 1')),
+      post('a', '/books').send(body('Race 2')),
+    ]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(await t.dataSource.getRepository(NwTag).countBy({ name: 'raced' })).toBe(1);
+    for (const res of [first, second]) {
+      const book = expectItem(await withRelations(res.body.id));
+      expect((book['tags'] as { name: string }[]).map((tag) => tag.name)).toEqual(['raced']);
+    }
   });
 });

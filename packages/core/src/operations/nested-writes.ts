@@ -17,6 +17,7 @@ import {
   ForbiddenException,
   OperationDisabledException,
   SvcException,
+  TransactionFailedException,
   UnresolvedRelationException,
   ValidationFailedException,
   type SvcErrorItem,
@@ -24,6 +25,7 @@ import {
 import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
+import type { WriteOutcome } from '../pipeline/write-outcome';
 import { scopeFilter } from '../pipeline/load-row';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage } from '../pipeline/stage';
@@ -73,9 +75,11 @@ export async function readNested(
   if (call.entity.nested.size === 0 || !isPlainObject(body)) return { body };
   if (![...call.entity.nested.keys()].some((name) => Object.hasOwn(body, name))) return { body };
   const problems = new Problems();
-  const read = await readBodyNested(call, call.entity, slot, body, '', 1, problems);
+  // The nested rows' writes record their outcomes here, until the transaction commits.
+  const pending: WriteOutcome[] = [];
+  const read = await readBodyNested({ ...call, outcomes: pending }, call.entity, slot, body, '', 1, problems);
   if (problems.items.length > 0) throw new ValidationFailedException(problems.items);
-  return read;
+  return read.plan ? { body: read.body, plan: { ...read.plan, pending } } : read;
 }
 
 async function readBodyNested(
@@ -419,10 +423,26 @@ async function writeItems(
       toCreate.map((index) => items[index]!),
       session,
       parentRef,
-    );
+    ).catch((error: unknown) => {
+      throw raced(error, matches.length > 0 ? items[matches[0]!]!.call : undefined);
+    });
     toCreate.forEach((index, at) => (keys[index] = created[at]![keyField]));
   }
   return keys;
+}
+
+/** The calls whose transaction was retried once after a connect-or-create lost a race (by their outcomes list). */
+const retried = new WeakSet<object>();
+
+/**
+ * A unique violation while creating a connect-or-create's row: another request may have created the same row since
+ * it was looked up. The transaction is retried once, to find and connect that row; a second violation is the
+ * conflict it is (a row the caller may not reach holds the value).
+ */
+function raced(error: unknown, call: OperationCall | undefined): unknown {
+  if (!(error instanceof ConflictException) || !call || retried.has(call.outcomes)) return error;
+  retried.add(call.outcomes);
+  return new TransactionFailedException(error);
 }
 
 /** The rows with these key values inside the target's scope, locked, by key. */
@@ -576,7 +596,10 @@ export const nestedToOneStage = stage(
   'nestedToOne',
   { phase: 'act', needs: ['values', 'session'] },
   async (_call, state) => {
-    if (state.nested) await writeToOne(state.nested, state.values, state.session);
+    if (!state.nested) return;
+    // A retried attempt starts with nothing written.
+    state.nested.pending!.length = 0;
+    await writeToOne(state.nested, state.values, state.session);
   },
 );
 

@@ -2,6 +2,7 @@
 import type { NestedForm, NestedRelation } from '../config/nested-writes';
 import type { Row } from '../persistence/repository-adapter';
 import type { OperationCall } from './operation-call';
+import type { WriteOutcome } from './write-outcome';
 
 /** One nested row as the body names it, read and checked. */
 export interface NestedItem {
@@ -27,4 +28,9 @@ export interface NestedGroup {
 export interface NestedPlan {
   readonly toOne: readonly NestedGroup[];
   readonly toMany: readonly NestedGroup[];
+  /**
+   * The body's own plan: what its nested rows' writes did in the current attempt of the transaction, handed to the
+   * call's outcomes once it commits (an attempt that rolls back leaves none: no event for a row never written).
+   */
+  readonly pending?: WriteOutcome[];
 }

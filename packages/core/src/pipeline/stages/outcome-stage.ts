@@ -38,7 +38,7 @@ function seen(call: OperationCall, row: Row | null | undefined): Record<string, 
  * the row after (null for a delete), and `changed` and `touches` when the write knows them; the event is the
  * operation's own.
  */
-export const outcomeStage = stage('outcome', { phase: 'record' }, (call, state) =>
+export const outcomeStage = stage('outcome', { phase: 'record' }, (call, state) => {
   recordOutcome(call, {
     event: call.operation.event,
     ...(state.key ? { key: state.key } : {}),
@@ -46,5 +46,7 @@ export const outcomeStage = stage('outcome', { phase: 'record' }, (call, state) 
     after: state.row,
     ...(state.changed ? { changed: state.changed } : {}),
     ...(state.touches ? { touches: state.touches } : {}),
-  }),
-);
+  });
+  // The nested rows' own writes, now that the transaction that wrote them has committed.
+  if (state.nested?.pending) call.outcomes.push(...state.nested.pending);
+});
