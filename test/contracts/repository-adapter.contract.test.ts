@@ -162,9 +162,16 @@ describe.each(TEST_DATABASES)('RepositoryAdapter (TypeORM) on $name', (db) => {
         owning: true,
         nullable: true,
         joinColumns: [{ property: 'authorId', referencedProperty: 'id', referencedKind: 'integer' }],
+        inverse: 'books',
       });
       expect(relations['tags']).toMatchObject({ kind: 'many-to-many', target: Tag, owning: true });
-      expect(relations['reviews']).toMatchObject({ kind: 'one-to-many', target: Review, owning: false });
+      // A one-to-many names the relation back, which its nested members are written through.
+      expect(relations['reviews']).toMatchObject({
+        kind: 'one-to-many',
+        target: Review,
+        owning: false,
+        inverse: 'book',
+      });
     });
 
     it('leaves an unmapped foreign key to its relation (Review.book)', () => {

@@ -126,6 +126,7 @@ export type {
   RelationDescription,
   ResponseDescription,
   RolesDescription,
+  NestedWriteDescription,
   WriteFieldDescription,
   WriteSlotDescription,
 } from './service/entity-description';

@@ -9,7 +9,14 @@ import type { ListQueryConfig } from '../query/list-query-config';
 import { realtimeEventsOf } from '../operations/realtime-subscription';
 import { EVENTS_PATH } from '../operations/route-table';
 import { columnJsonSchema } from './json-schema';
-import { embeddedRowJsonSchema, EntitySchemas, type DescribedEntity, type PeerSchemas } from './entity-schemas';
+import {
+  embeddedRowJsonSchema,
+  EntitySchemas,
+  writeBodyJsonSchema,
+  type DescribedEntity,
+  type PeerSchemas,
+} from './entity-schemas';
+import { nestedWritesOf, withNestedSlot } from './nested-write-schemas';
 import { operationSchemasOf } from './operation-schemas';
 import { REFUSED_BY_ROLE } from '../entity/resolve-access';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
@@ -42,9 +49,18 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
     fields: fieldsOf(entity),
     relations: relationsOf(entity),
     write: {
-      create: describeSlot(entity, slotOf('create') ?? entity.input.create),
-      update: describeSlot(entity, slotOf('update') ?? entity.input.update),
-      patch: describeSlot(entity, slotOf('patch') ?? entity.input.patch),
+      create: withNestedSlot(
+        describeSlot(entity, slotOf('create') ?? entity.input.create),
+        nestedWritesOf(entity, 'create', 1, peerBody),
+      ),
+      update: withNestedSlot(
+        describeSlot(entity, slotOf('update') ?? entity.input.update),
+        nestedWritesOf(entity, 'update', 1, peerBody),
+      ),
+      patch: withNestedSlot(
+        describeSlot(entity, slotOf('patch') ?? entity.input.patch),
+        nestedWritesOf(entity, 'update', 1, peerBody),
+      ),
     },
     output: {
       item: [...(findOne?.list?.outputFields ?? entity.output.fields)],
@@ -130,6 +146,16 @@ function peerSchemas(entity: ResolvedEntity): PeerSchemas {
       return { name: key!, schema: columnJsonSchema({ ...column, nullable: false }, 'input') };
     },
   };
+}
+
+/** A related entity's write body, as its own description would give it (its nested relations left out). */
+function peerBody(peer: ResolvedEntity, slot: WriteSchema, name: 'create' | 'patch'): Record<string, unknown> {
+  const described = { name: peer.name, fields: fieldsOf(peer), write: { [name]: describeSlot(peer, slot) } };
+  return writeBodyJsonSchema(
+    described as unknown as DescribedEntity,
+    name,
+    `${peer.name}${name === 'create' ? 'Create' : 'Patch'}`,
+  );
 }
 
 function fieldsOf(entity: ResolvedEntity): FieldDescription[] {

@@ -63,6 +63,26 @@ export interface WriteSlotDescription {
   readonly validated: boolean;
   /** The body's JSON Schema (draft 2020-12), when the slot's Standard Schema validator exposes one. */
   readonly jsonSchema?: Readonly<Record<string, unknown>>;
+  /** Relations the body may write nested rows through (`relations.<name>.write.nested`). */
+  readonly nested?: readonly NestedWriteDescription[];
+}
+
+/** A relation a body writes nested rows through: its forms, and the JSON Schema of what it takes there. */
+export interface NestedWriteDescription {
+  readonly relation: string;
+  /** The related entity's name. */
+  readonly target: string;
+  /** An array of forms (to-many), or one (to-one, which also takes a plain reference). */
+  readonly many: boolean;
+  readonly forms: readonly ('create' | 'connect' | 'connectOrCreate' | 'update')[];
+  /** The target's key, which `connect` and `update.where` name a row by. */
+  readonly key: string;
+  /** `connectOrCreate.where`: the unique fields it matches by. */
+  readonly matchBy?: readonly string[];
+  readonly maxMembers: number;
+  readonly maxDepth: number;
+  /** What the body takes under the relation's name, nested forms of the target's own relations included. */
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 export interface RelationDescription {

@@ -5,6 +5,7 @@
  * schemas refer to them as `#/$defs/<name>`; a surface keeps them where its format says (an OpenAPI document's
  * `components.schemas`, a tool's `$defs`) by moving that one prefix. Only what some operation refers to is named.
  */
+import { withNestedProperties } from './nested-write-schemas';
 import type { EntityDescription, FieldDescription, WriteFieldDescription } from './entity-description';
 import type { AggregateDescription } from './entity-description';
 import { aggregateResultJsonSchema } from './aggregate-json-schema';
@@ -186,12 +187,13 @@ export function writeBodyJsonSchema(
   const patch = slot === 'patch' ? { minProperties: 1 } : {};
   if (write.jsonSchema) {
     const { $schema: _dialect, ...schema } = write.jsonSchema;
-    return { title, ...schema, ...patch };
+    const body: JsonSchema = { title, ...schema, ...patch };
+    return write.nested && isRecord(body['properties']) ? withNestedProperties(body, write.nested) : body;
   }
   const properties: Record<string, JsonSchema> = {};
   for (const field of write.fields) properties[field.name] = writeFieldJsonSchema(field);
   const allOf = referenceRulesJsonSchema(entity as EntityDescription, slot);
-  return {
+  const body: JsonSchema = {
     type: 'object',
     title,
     description: SLOT_SENTENCES[slot](entity.name),
@@ -201,6 +203,11 @@ export function writeBodyJsonSchema(
     additionalProperties: false,
     ...patch,
   };
+  return write.nested ? withNestedProperties(body, write.nested) : body;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function writeFieldJsonSchema(field: WriteFieldDescription): JsonSchema {
