@@ -236,4 +236,34 @@ describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
       expect((book['tags'] as { name: string }[]).map((tag) => tag.name)).toEqual(['raced']);
     }
   });
+
+  it('a batch create writes each item’s nested rows, and a nested problem names the item and the path', async () => {
+    const res = await post('a', '/books/batch').send([
+      { title: 'Batch 1', tags: [{ connectOrCreate: { where: { name: 'batched' }, create: {} } }] },
+      {
+        title: 'Batch 2',
+        author: { create: { name: 'Bea' } },
+        tags: [{ connectOrCreate: { where: { name: 'batched' }, create: {} } }],
+      },
+    ]);
+    expect(res.status).toBe(201);
+    const [first, second] = (res.body as { items: { id: number }[] }).items;
+    expect(await t.dataSource.getRepository(NwTag).countBy({ name: 'batched' })).toBe(1);
+    const two = expectItem(await withRelations(second!.id));
+    expect((two['author'] as { name: string }).name).toBe('Bea');
+    expect((expectItem(await withRelations(first!.id))['tags'] as { name: string }[])[0]!.name).toBe('batched');
+    const before = await counts();
+    const refused = expectProblem(
+      await post('a', '/books/batch').send([
+        { title: 'Fine', author: { create: { name: 'Fine' } } },
+        { title: 'Bad', tags: [{ create: { name: 'ok' } }, { create: { name: 'ok', tenant: 'b' } }] },
+      ]),
+      400,
+      'SVC_VALIDATION_FAILED',
+    );
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ field: '[1].tags[1].create.tenant', code: 'not_writable' }),
+    ]);
+    expect(await counts()).toEqual(before);
+  });
 });

@@ -15,6 +15,7 @@ import { primaryKeyOf } from '../pipeline/stages/lookup-stage';
 import { checkPolicy } from '../pipeline/stages/policy-stage';
 import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { bodyWithSet, forcedValuesFor } from './body-with-set';
+import { readNested, writeToMany, writeToOne, type NestedPlan } from './nested-writes';
 import {
   atItem,
   batchOf,
@@ -45,12 +46,27 @@ export const batchItemsStage = stage('items', { phase: 'input', gives: ['items']
   const schema = call.operation.input ?? call.entity.input.create;
   const problems = new ItemProblems();
   const items: Row[] = [];
+  const nested: (NestedPlan | undefined)[] = [];
   for (const [index, item] of body.entries()) {
-    const values = await problems.check(index, () => bodyWithSet(call, 'create', schema, item));
+    const values = await problems.check(index, async () => {
+      // An item's nested forms (relations.<name>.write.nested) are read as a createOne body's are.
+      const { body: own, plan } = await readNested(call, 'create', item);
+      if (plan && batchOf(call).upsert)
+        throw new ValidationFailedException(
+          plan.toOne.concat(plan.toMany).map(({ nested: relation }) => ({
+            field: relation.relation.property,
+            code: 'not_allowed',
+            detail: 'an upsert takes no nested writes; create the related rows first, or create this row alone.',
+          })),
+        );
+      nested[index] = plan;
+      return bodyWithSet(call, 'create', schema, own);
+    });
     if (values) items.push(values);
   }
   problems.throwIfAny();
   state.items = items;
+  if (nested.some((plan) => plan !== undefined)) state.nestedItems = nested;
 });
 
 /** policy: asked once per item, with that item as `body`; one refusal refuses the batch, naming the item. */
@@ -70,6 +86,13 @@ export const createRowsStage = stage(
   { phase: 'act', needs: ['items', 'session'], gives: ['written'] },
   async (call, state) => {
     const { items, session } = state;
+    const nested = state.nestedItems ?? [];
+    for (const [index, plan] of nested.entries()) {
+      if (!plan) continue;
+      // A retried attempt starts with nothing written.
+      plan.pending!.length = 0;
+      await writeToOne(plan, items[index]!, session);
+    }
     for (const [index, values] of items.entries()) {
       await refusedAt(index, () => requireReferencesInScope(call, values, session));
     }
@@ -91,6 +114,7 @@ export const createRowsStage = stage(
       keys[index] = inserted[at]!.key;
       if (inserted[at]!.row) returned.set(index, inserted[at]!.row!);
     });
+    for (const [index, plan] of nested.entries()) if (plan) await writeToMany(call, plan, keys[index]!, session);
     if (changes.length > 0) await call.entity.adapter.updateEach(changes, { session });
     const changed = new Set(changes.map(({ index }) => index));
     const after = await rereadAll(call, keys, session, returned);

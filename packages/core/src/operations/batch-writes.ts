@@ -97,6 +97,8 @@ export const batchOutcomeStage = stage('outcome', { phase: 'record', needs: ['wr
   for (const { event, key, before, after } of state.written) {
     if (event) recordOutcome(call, { event, key, before, after });
   }
+  // The items' nested rows, now that the transaction that wrote them has committed.
+  for (const plan of state.nestedItems ?? []) if (plan?.pending) call.outcomes.push(...plan.pending);
 });
 
 /**

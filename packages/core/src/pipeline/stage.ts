@@ -54,6 +54,8 @@ export interface FlowState {
   touches?: readonly string[];
   /** input: what the body writes through nested relations (`relations.<name>.write.nested`), when it names any. */
   nested?: NestedPlan;
+  /** items: each batch item's nested writes (undefined for an item that names none), in input order. */
+  nestedItems?: (NestedPlan | undefined)[];
   /** An operation's own working value (a JSON Patch document, a member change). */
   work?: unknown;
   /** A batch's items: each body as its slot admits it (with `set` merged for creates), in input order. */
