@@ -41,6 +41,8 @@ export interface OperationFacts {
     readonly id: boolean;
     readonly body: WriteSlotName | 'none';
     readonly items?: boolean;
+    /** Its body also takes nested forms of the relations that allow them (`relations.<name>.write.nested`). */
+    readonly nested?: boolean;
     readonly query: 'list' | 'item' | 'filter' | 'aggregate' | 'count' | 'none';
   };
   /**

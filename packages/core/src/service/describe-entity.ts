@@ -360,6 +360,8 @@ function describeOperation(args: {
       ? { jsonPatch: true }
       : {}),
     ...(facts?.takes.items && args.batch ? { items: { maxItems: args.batch.maxItems } } : {}),
+    // An upsert's items take no nested forms (a matched row's would need rules of their own).
+    ...(facts?.takes.nested && !(facts.takes.items && args.batch?.upsert) ? { nested: true } : {}),
     ...(facts?.takes.query === 'filter' && args.batch ? { maxAffected: args.batch.maxAffected } : {}),
     ...(facts?.takes.query === 'aggregate' && args.entity.aggregate
       ? { aggregate: describeAggregate(args.entity, args.entity.aggregate) }

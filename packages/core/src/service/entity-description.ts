@@ -141,6 +141,8 @@ export interface OperationDescription {
   readonly takesId: boolean;
   /** What the body is: a write slot, the custom operation's own shape, member ids, or none. */
   readonly body: BodyShape;
+  /** Its body takes the nested forms of the slot's nested relations (`write.<slot>.nested`). */
+  readonly nested?: boolean;
   /** The body is a JSON array of 1 to `batch.maxItems` bodies of that slot (a batch create). */
   readonly items?: { readonly maxItems: number };
   /** The query parameters it takes (see `QueryShape`). */

@@ -73,10 +73,14 @@ export class EntitySchemas {
     return this.name(`${this.entity.name}List`, () => listEnvelopeJsonSchema(this.entity.pagination.strategy, row));
   }
 
-  /** A write slot's body; a patch must change something. */
-  write(slot: 'create' | 'update' | 'patch'): JsonSchema {
-    const name = `${this.entity.name}${SLOT_SUFFIX[slot]}`;
-    return this.name(name, () => writeBodyJsonSchema(this.entity, slot, name));
+  /**
+   * A write slot's body; a patch must change something. Without `nested` (an operation whose body takes no nested
+   * forms), a slot with nested relations gets a body of its own fields alone (`BookPatchFields`).
+   */
+  write(slot: 'create' | 'update' | 'patch', nested = true): JsonSchema {
+    const flat = !nested && this.entity.write[slot].nested !== undefined;
+    const name = `${this.entity.name}${SLOT_SUFFIX[slot]}${flat ? 'Fields' : ''}`;
+    return this.name(name, () => writeBodyJsonSchema(this.entity, slot, name, { nested: !flat }));
   }
 
   /** The typed JSON filter, or undefined when nothing is filterable. */
@@ -182,8 +186,9 @@ export function writeBodyJsonSchema(
   entity: DescribedEntity,
   slot: 'create' | 'update' | 'patch',
   title: string,
+  options: { readonly nested?: boolean } = {},
 ): JsonSchema {
-  const write = entity.write[slot];
+  const write = options.nested === false ? { ...entity.write[slot], nested: undefined } : entity.write[slot];
   const patch = slot === 'patch' ? { minProperties: 1 } : {};
   if (write.jsonSchema) {
     const { $schema: _dialect, ...schema } = write.jsonSchema;

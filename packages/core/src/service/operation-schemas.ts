@@ -221,7 +221,7 @@ function bodyOf({ entity, operation, schemas, peers }: Sources): BodySchema | un
     case 'create':
     case 'update':
     case 'patch': {
-      const slot = schemas.write(shape);
+      const slot = schemas.write(shape, operation.nested === true);
       const schema = operation.items
         ? {
             type: 'array',

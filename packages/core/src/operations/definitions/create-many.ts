@@ -15,7 +15,7 @@ export const createMany = defineOperation({
   kind: 'write',
   cardinality: 'many',
   route: { method: 'POST', path: 'batch', status: 201 },
-  takes: { id: false, body: 'create', items: true, query: 'none' },
+  takes: { id: false, body: 'create', items: true, query: 'none', nested: true },
   answers: 'batch',
   event: 'created',
   conditional: { ifNoneMatch: false, ifMatch: 'refused' },

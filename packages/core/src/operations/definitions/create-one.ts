@@ -16,7 +16,7 @@ export const createOne = defineOperation({
   kind: 'write',
   cardinality: 'one',
   route: { method: 'POST', path: '', status: 201 },
-  takes: { id: false, body: 'create', query: 'none' },
+  takes: { id: false, body: 'create', query: 'none', nested: true },
   answers: 'item',
   event: 'created',
   conditional: { ifNoneMatch: false, ifMatch: 'refused' },

@@ -19,7 +19,7 @@ export const patchOne = defineOperation({
   kind: 'write',
   cardinality: 'one',
   route: { method: 'PATCH', path: ':id', status: 200 },
-  takes: { id: true, body: 'patch', query: 'none' },
+  takes: { id: true, body: 'patch', query: 'none', nested: true },
   answers: 'item',
   event: 'patched',
   conditional: { ifNoneMatch: false, ifMatch: 'checked' },

@@ -15,7 +15,7 @@ export const updateOne = defineOperation({
   kind: 'write',
   cardinality: 'one',
   route: { method: 'PUT', path: ':id', status: 200 },
-  takes: { id: true, body: 'update', query: 'none' },
+  takes: { id: true, body: 'update', query: 'none', nested: true },
   answers: 'item',
   event: 'updated',
   conditional: { ifNoneMatch: false, ifMatch: 'checked' },
