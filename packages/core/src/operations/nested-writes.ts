@@ -35,6 +35,7 @@ import { rereadInScope } from '../pipeline/stages/reread-stage';
 import { checkColumnValue } from '../schema/check-column-value';
 import { readBody } from '../schema/validate-body';
 import { bodyWithSet } from './body-with-set';
+import { rereadAll } from './batch-rows';
 import type { NestedGroup, NestedItem, NestedPlan } from '../pipeline/nested-plan';
 
 export type { NestedPlan };
@@ -514,12 +515,18 @@ async function createItems(items: readonly NestedItem[], session: AdapterSession
     });
   }
   const written = await insertAll(call, values, session, items);
+  // Read back in one statement per chunk, inside the target's scope: a row that would fall outside it is refused.
+  const returned = new Map(written.flatMap((row, index) => (row.row ? [[index, row.row] as const] : [])));
+  const stored = await rereadAll(
+    call,
+    written.map((row) => row.key),
+    session,
+    returned,
+  ).catch((error: unknown) => {
+    throw error instanceof SvcException ? at(items[0]!, error) : error;
+  });
   for (const [index, item] of items.entries()) {
-    const row = await rereadInScope(item.call, written[index]!.key, session, written[index]!.row).catch(
-      (error: unknown) => {
-        throw error instanceof SvcException ? at(item, error) : error;
-      },
-    );
+    const row = stored[index]!;
     if (item.nested) await writeToMany(item.call, item.nested, written[index]!.key, session);
     recordOutcome(item.call, {
       event: 'created',
