@@ -4,7 +4,8 @@
  * refused row in the middle leaves nothing written); limits and errors named by path; two tenants that never reach
  * or reveal each other's rows through a connect or a connect-or-create.
  */
-import type { RealtimeEvent, RealtimeTransport } from '@svc/core';
+import type { RealtimeEvent } from '@svc/core';
+import type { RealtimeTransport } from '@svc/core/spi';
 import request from 'supertest';
 import { createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
