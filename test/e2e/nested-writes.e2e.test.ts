@@ -190,7 +190,8 @@ describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
       409,
       'SVC_CONFLICT',
     );
-    expect(JSON.stringify(taken)).not.toContain(String(ids['theirs']));
+    expect(taken.detail).not.toMatch(new RegExp(`\\b${ids['theirs']}\\b`));
+    expect(taken.detail).not.toContain('tenant');
     expect(await counts()).toEqual(before);
     const list = expectList(await request(t.server).get('/tags').set('x-tenant', 'b'));
     expect(list.items.map((tag) => tag['name'])).toEqual(['theirs']);
@@ -266,5 +267,54 @@ describe.each(TEST_DATABASES)('Nested writes over REST on $name', (db) => {
       expect.objectContaining({ field: '[1].tags[1].create.tenant', code: 'not_writable' }),
     ]);
     expect(await counts()).toEqual(before);
+  });
+
+  it('updates a connected author through its own patch rules, and never another tenant’s', async () => {
+    const book = expectItem(await post('a', '/books').send({ title: 'Updating' }), 201);
+    expectItem(
+      await patch('a', `/books/${String(book['id'])}`).send({
+        author: { update: { where: { id: ids['ann'] }, data: { name: 'Ann B' } } },
+      }),
+    );
+    const read = expectItem(await withRelations(book['id']));
+    expect((read['author'] as { name: string }).name).toBe('Ann B');
+    const refused = expectProblem(
+      await patch('a', `/books/${String(book['id'])}`).send({
+        author: { update: { where: { id: ids['bob'] }, data: { name: 'Hijacked' } } },
+      }),
+      422,
+      'SVC_UNRESOLVED_RELATION',
+    );
+    expect(JSON.stringify(refused)).not.toContain('Bob');
+    expect((await t.dataSource.getRepository(NwAuthor).findOneByOrFail({ id: ids['bob']! })).name).toBe('Bob');
+  });
+
+  it('a nested row follows its entity’s access rule, and nests no deeper than its relation allows', async () => {
+    const before = await counts();
+    const junior = expectProblem(
+      await post('a', '/books')
+        .set('x-role', 'junior')
+        .send({ title: 'Junior', author: { create: { name: 'J' } } }),
+      403,
+      'SVC_FORBIDDEN',
+    );
+    expect(junior.detail).toContain('author');
+    const deep = expectProblem(
+      await post('a', '/books').send({
+        title: 'Deep',
+        author: { create: { name: 'Deep', books: [{ create: { title: 'Inner' } }] } },
+      }),
+      400,
+      'SVC_VALIDATION_FAILED',
+    );
+    expect(deep.errors).toEqual([expect.objectContaining({ field: 'author.create.books', code: 'too_deep' })]);
+    expect(await counts()).toEqual(before);
+    // One level down is within the author's own limit: an author created with a book of its own.
+    const created = expectItem(
+      await post('a', '/authors').send({ name: 'Parent', books: [{ create: { title: 'Child' } }] }),
+      201,
+    );
+    const books = await t.dataSource.getRepository(NwBook).findBy({ authorId: created['id'] as number });
+    expect(books.map((row) => [row.title, row.tenant])).toEqual([['Child', 'a']]);
   });
 });

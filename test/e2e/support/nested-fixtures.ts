@@ -70,7 +70,19 @@ function tenantScoped<T>(config: EntityConfig<T>): EntityConfig<T> {
   } as EntityConfig<T>;
 }
 
-export const AUTHOR_CONFIG = tenantScoped<NwAuthor>({ schema: { input: { create: ['name'], update: ['name'] } } });
+/** The caller's role (`x-role`): a `junior` may not create authors (`access`). */
+const roleOf = (context: SvcContext): string | undefined => {
+  const headers = (context.request as { headers?: Record<string, unknown> } | undefined)?.headers;
+  const value = headers?.['x-role'];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** An author's own nested books go one level deep only (a book created under a nested author is too deep). */
+export const AUTHOR_CONFIG = tenantScoped<NwAuthor>({
+  schema: { input: { create: ['name'], update: ['name'] } },
+  relations: { books: { write: { nested: { create: true }, maxDepth: 1 } } },
+  access: { role: roleOf, roles: { junior: { create: false } } },
+});
 /** A tag named `forbidden` may not be created (the tag's own policy). */
 export const TAG_CONFIG = tenantScoped<NwTag>({
   schema: { input: { create: ['name'], update: ['name'] } },
