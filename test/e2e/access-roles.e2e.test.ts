@@ -7,6 +7,7 @@
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import request from 'supertest';
 import { validateOpenApi } from '../support/openapi-checks';
+import { SvcRegistry } from '@svc/nestjs';
 import { createTestApp, bootstrapFailure, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
 import { expectItem, expectList, expectProblem } from './support/e2e-http';
@@ -286,6 +287,22 @@ describe.each(TEST_DATABASES)('Access per caller over REST on $name', (db) => {
       expect(create['title']).toMatchObject({ 'x-svc-roles': { write: ['editor', 'admin'] } });
       expect(create['status']).toMatchObject({ 'x-svc-roles': { write: ['admin'] } });
       expect(schemas['AcAuthor']!.properties['email']).toMatchObject({ 'x-svc-roles': { read: [] } });
+    });
+  });
+
+  describe('the description of a caller', () => {
+    it('leaves out what the caller’s role may not read on related entities: embedded rows and relation paths', () => {
+      const reviews = t.app.get(SvcRegistry).serviceFor(AcReview);
+      const reader = reviews.describe({ 'x-tenant': 'a', 'x-role': 'reader' });
+      const admin = reviews.describe({ 'x-tenant': 'a', 'x-role': 'admin' });
+      const names = (description: typeof reader) => description.filter.fields.map((field) => field.name);
+      expect(names(reader)).not.toContain('book.cost');
+      expect(names(admin)).toContain('book.cost');
+      expect(reader.sort.fields).not.toContain('book.cost');
+      expect(JSON.stringify(reader.schemas['AcReview'])).not.toMatch(/"cost"/);
+      expect(JSON.stringify(admin.schemas['AcReview'])).toMatch(/"cost"/);
+      // Built once per combination of roles.
+      expect(reviews.describe({ 'x-tenant': 'b', 'x-role': 'reader' })).toBe(reader);
     });
   });
 

@@ -18,7 +18,8 @@ import {
 } from './entity-schemas';
 import { nestedWritesOf, withNestedSlot } from './nested-write-schemas';
 import { operationSchemasOf } from './operation-schemas';
-import { REFUSED_BY_ROLE } from '../entity/resolve-access';
+import { REFUSED_BY_ROLE, viewFor } from '../entity/resolve-access';
+import type { SvcContext } from '../config/svc-context';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
 import { MEASURE_FUNCTIONS, type ResolvedAggregate } from '../config/aggregate-config';
 import type {
@@ -33,7 +34,13 @@ import type {
   WriteSlotDescription,
 } from './entity-description';
 
-export function describeEntity(entity: ResolvedEntity): EntityDescription {
+/**
+ * @param context a caller, when related entities have roles (`access`): their rows, and the relation paths into them,
+ *   are described as that caller's role sees them there
+ */
+export function describeEntity(base: ResolvedEntity, context?: SvcContext): EntityDescription {
+  const entity = context ? seenBy(base, context) : base;
+  const readable = (name: string) => pathReadable(base, entity, name);
   const findMany = entity.listOperation;
   const findOne = entity.itemOperation;
   const slotOf = (slot: string) =>
@@ -66,13 +73,18 @@ export function describeEntity(entity: ResolvedEntity): EntityDescription {
       item: [...(findOne?.list?.outputFields ?? entity.output.fields)],
       list: [...(findMany?.list?.outputFields ?? entity.select.fields)],
     },
-    filter: filterOf(entity, list),
-    sort: { fields: list ? [...list.sort.fields] : [], default: list ? [...list.sortDefault] : [] },
+    filter: filterOf(entity, list, readable),
+    sort: {
+      fields: list ? [...list.sort.fields].filter(readable) : [],
+      default: list ? list.sortDefault.filter((key) => readable(key.field)) : [],
+    },
     select: {
       fields: [...entity.select.fields],
       ...(entity.select.default ? { default: [...entity.select.default] } : {}),
     },
-    ...(entity.search ? { search: { fields: [...entity.search.fields], mode: entity.search.mode } } : {}),
+    ...(entity.search
+      ? { search: { fields: [...entity.search.fields].filter(readable), mode: entity.search.mode } }
+      : {}),
     include: includeOf(entity),
     pagination: paginationOf(findMany?.list),
     softDelete: entity.softDeleteOnReads,
@@ -190,18 +202,26 @@ function relationsOf(entity: ResolvedEntity): RelationDescription[] {
   });
 }
 
-function filterOf(entity: ResolvedEntity, list: ListQueryConfig | undefined): EntityDescription['filter'] {
+function filterOf(
+  entity: ResolvedEntity,
+  list: ListQueryConfig | undefined,
+  readable: (name: string) => boolean,
+): EntityDescription['filter'] {
   const limits = list?.filter.limits ?? entity.serverFilter.limits;
+  const fields = list ? [...list.filter.fields].filter(([name]) => readable(name)) : [];
   return {
     fields: list
-      ? [...list.filter.fields].map(([name, field]) => ({
+      ? fields.map(([name, field]) => ({
           name,
           kind: field.column.kind,
           operators: [...field.operators],
         }))
       : [],
     limits: { ...limits },
-    operands: operandsOf(list ? [...list.filter.fields.values()] : [], limits),
+    operands: operandsOf(
+      fields.map(([, field]) => field),
+      limits,
+    ),
   };
 }
 
@@ -427,4 +447,31 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value as object)) deepFreeze(inner);
   }
   return value;
+}
+
+/** The entity with each related entity as this caller's role sees it (`access`). */
+function seenBy(entity: ResolvedEntity, context: SvcContext): ResolvedEntity {
+  return {
+    ...entity,
+    peer: (target) => {
+      const peer = entity.peer(target);
+      return peer && viewFor(peer, context);
+    },
+  };
+}
+
+/**
+ * Whether a relation path (`book.cost`) names a field the caller's role reads on the related entity; an own field,
+ * or a path into an entity the caller sees whole, always does.
+ */
+function pathReadable(base: ResolvedEntity, seen: ResolvedEntity, name: string): boolean {
+  const dot = name.indexOf('.');
+  if (dot < 0) return true;
+  const relation = base.metadata.relations.find((candidate) => candidate.property === name.slice(0, dot));
+  if (!relation) return true;
+  const served = base.peer(relation.target);
+  const view = seen.peer(relation.target);
+  if (!served || !view || served === view) return true;
+  const field = name.slice(dot + 1);
+  return view.select.fieldSet.has(field) || !served.select.fieldSet.has(field);
 }

@@ -52,8 +52,11 @@ export interface AggregateResultEnvelope {
 }
 
 export class SvcService<T = Record<string, unknown>> {
-  /** The description of the entity, and of each role's view of it (`access`), each built once. */
-  private readonly descriptions = new Map<ResolvedEntity, EntityDescription>();
+  /**
+   * The description of the entity, and of each role's view of it (`access`), each built once; by the caller's roles on
+   * the related entities that have roles, too, where the entity embeds or filters through them.
+   */
+  private readonly descriptions = new Map<ResolvedEntity, Map<string, EntityDescription>>();
 
   constructor(readonly engine: SvcEngine) {}
 
@@ -64,8 +67,11 @@ export class SvcService<T = Record<string, unknown>> {
    */
   describe(context?: SvcContext): EntityDescription {
     const entity = context ? this.engine.entityFor(context) : this.engine.entity;
-    let description = this.descriptions.get(entity);
-    if (!description) this.descriptions.set(entity, (description = describeEntity(entity)));
+    const peers = context ? peerRolesOf(entity, context) : '';
+    let byPeers = this.descriptions.get(entity);
+    if (!byPeers) this.descriptions.set(entity, (byPeers = new Map()));
+    let description = byPeers.get(peers);
+    if (!description) byPeers.set(peers, (description = describeEntity(entity, peers ? context : undefined)));
     return description;
   }
 
@@ -164,4 +170,14 @@ export class SvcService<T = Record<string, unknown>> {
     const response = await this.engine.execute({ ...request, settings: opts?.settings, context: opts?.context });
     return response.body as R;
   }
+}
+
+/** The caller's role on each related entity that has roles (`access`), as one key; '' when none has. */
+function peerRolesOf(entity: ResolvedEntity, context: SvcContext): string {
+  let key = '';
+  for (const relation of entity.metadata.relations) {
+    const peer = entity.peer(relation.target);
+    if (peer?.access) key += `${peer.name}=${peer.access.role(context) ?? ''};`;
+  }
+  return key;
 }
