@@ -9,7 +9,7 @@ export const RUN_SECTIONS: readonly { file: string; section: string; runBy: stri
   // The first screen: `pnpm example` (examples/nest-typeorm/test/example-process.test.ts) and `pnpm test` (.ci/run).
   { file: 'README.md', section: 'Svc', runBy: '.ci/run and example-process.test.ts' },
   { file: 'README.md', section: 'Quick start', runBy: '.ci/consumer-check.mjs' },
-  ...['Try it', 'Authentication', 'Roles', 'Realtime', 'GraphQL'].map((section) => ({
+  ...['Try it', 'Authentication', 'Roles', 'Nested writes', 'Realtime', 'GraphQL'].map((section) => ({
     file: 'examples/nest-typeorm/README.md',
     section,
     runBy: 'examples/nest-typeorm/test/readme-commands.e2e.test.ts',

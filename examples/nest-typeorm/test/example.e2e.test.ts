@@ -88,7 +88,7 @@ describe('examples/nest-typeorm', () => {
     });
 
     it('answers 400 for a relation that include.fields does not list', async () => {
-      const response = await request(server).get('/books').query({ include: 'tags' }).expect(400);
+      const response = await request(server).get('/books').query({ include: 'reviews' }).expect(400);
       expect(response.body.code).toBe('SVC_QUERY_INVALID');
     });
   });
@@ -227,6 +227,99 @@ describe('examples/nest-typeorm', () => {
         .send({ title: 'Sneaky', colour: 'red' })
         .expect(400);
       expect(response.body.code).toBe('SVC_VALIDATION_FAILED');
+    });
+  });
+
+  describe('nested writes: a book with its author and tags in one body', () => {
+    const books = (title: string) =>
+      request(server).get('/books').query({ 'filter[title][eq]': title, include: 'author,tags' }).expect(200);
+    const authorsNamed = (name: string) =>
+      request(server).get('/authors').query({ 'filter[name][eq]': name }).expect(200);
+    const tagsNamed = (name: string) => request(server).get('/tags').query({ 'filter[name][eq]': name }).expect(200);
+
+    it('creates the book, a new author and a new tag, and connects an existing tag', async () => {
+      const classic = (await tagsNamed('classic')).body.items[0] as { id: number };
+      // Tag lists are cached: the nested write must drop the entry read here.
+      expect((await tagsNamed('nested-tag')).body.total).toBe(0);
+      const created = await request(server)
+        .post('/books')
+        .set(EDITOR)
+        .send({
+          title: 'Nested Book',
+          pages: 320,
+          author: { create: { name: 'Nested Author', country: 'GB' } },
+          tags: [{ connect: { id: classic.id } }, { connectOrCreate: { where: { name: 'nested-tag' }, create: {} } }],
+        })
+        .expect(201);
+      const read = (await books('Nested Book')).body.items as {
+        id: number;
+        authorId: number;
+        author: { id: number; name: string; country: string };
+        tags: { id: number; name: string }[];
+      }[];
+      expect(read).toHaveLength(1);
+      expect(read[0]!.id).toBe(created.body.id);
+      expect(read[0]!.author).toMatchObject({ id: read[0]!.authorId, name: 'Nested Author', country: 'GB' });
+      expect(read[0]!.tags.map((tag) => tag.name).sort()).toEqual(['classic', 'nested-tag']);
+      expect((await authorsNamed('Nested Author')).body.total).toBe(1);
+      expect((await tagsNamed('nested-tag')).body.total).toBe(1);
+      expect((await tagsNamed('classic')).body.total).toBe(1);
+
+      // A second book connecting-or-creating the same tag connects it: still one tag of that name.
+      await request(server)
+        .post('/books')
+        .set(EDITOR)
+        .send({ title: 'Nested Sequel', tags: [{ connectOrCreate: { where: { name: 'nested-tag' }, create: {} } }] })
+        .expect(201);
+      expect((await tagsNamed('nested-tag')).body.total).toBe(1);
+    });
+
+    it('refuses a body with one bad nested row with a 400 naming its path, and writes nothing', async () => {
+      const counts = async () =>
+        Promise.all(
+          ['/books', '/authors', '/tags'].map(
+            async (path) => (await request(server).get(path).query({ limit: 1 }).expect(200)).body.total as number,
+          ),
+        );
+      const before = await counts();
+      const response = await request(server)
+        .post('/books')
+        .set(EDITOR)
+        .send({
+          title: 'Never Written',
+          author: { create: { name: 'Never Written Author' } },
+          tags: [
+            { connectOrCreate: { where: { name: 'never-written' }, create: {} } },
+            { connectOrCreate: { where: { name: 'never-either' }, create: { colour: 'red' } } },
+          ],
+        })
+        .expect(400);
+      expect(response.body.code).toBe('SVC_VALIDATION_FAILED');
+      expect(response.body.errors).toEqual([
+        expect.objectContaining({ field: 'tags[1].connectOrCreate.create.colour', code: 'not_writable' }),
+      ]);
+      expect(await counts()).toEqual(before);
+      expect((await books('Never Written')).body.total).toBe(0);
+      expect((await authorsNamed('Never Written Author')).body.total).toBe(0);
+      expect((await tagsNamed('never-written')).body.total).toBe(0);
+    });
+
+    it('keeps to the roles: a reader may not write the relations, an editor still may not set featured', async () => {
+      const before = (await authorsNamed('Refused Author')).body.total as number;
+      // The relations are fields of the book for `access`: a reader's rule writes none of them.
+      const reader = await request(server)
+        .post('/books')
+        .set(bearer('reader'))
+        .send({ title: 'Refused', author: { create: { name: 'Refused Author' } } })
+        .expect(400);
+      expect(reader.body.errors).toEqual([expect.objectContaining({ field: 'author', code: 'not_writable' })]);
+      const featured = await request(server)
+        .post('/books')
+        .set(EDITOR)
+        .send({ title: 'Refused', featured: true, author: { create: { name: 'Refused Author' } } })
+        .expect(400);
+      expect(featured.body.errors).toEqual([expect.objectContaining({ field: 'featured' })]);
+      expect((await authorsNamed('Refused Author')).body.total).toBe(before);
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
- * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author on `include=author`, batch
- * writes (an upsert on isbn), aggregates per group, a custom `publishOne` action on `PATCH /books/:id/publish`, and
- * access per role: the supplier cost only for admins, the `featured` flag written only by admins.
+ * `/books`: soft-deleted (restore and purge routes), searchable by title, embeds its author and tags on `include`,
+ * writes a new or existing author and tags nested in its own body, batch writes (an upsert on isbn), aggregates per
+ * group, a custom `publishOne` action on `PATCH /books/:id/publish`, and access per role: the supplier cost only for
+ * admins, the `featured` flag written only by admins.
  */
 import { Controller } from '@nestjs/common';
 import type { OperationHandler } from '@svc/core';
@@ -39,7 +40,14 @@ const publishOne: OperationHandler = async (input, context) => {
   },
   sort: { fields: ['title', 'pages', 'rating', 'createdAt', 'id'], default: ['title'] },
   search: { fields: ['title'], mode: 'words' },
-  include: { fields: ['author'] },
+  include: { fields: ['author', 'tags'] },
+  // Nested writes: a create or update body may carry a new or existing author, and existing or new tags, under the
+  // relation's name. Each nested row is held to its own controller's rules and policy, in the book's transaction.
+  relations: {
+    author: { write: { nested: { create: true, connect: true } } },
+    // A tag's name is unique (see the Tag entity): connectOrCreate connects the tag of that name, or creates it.
+    tags: { write: { nested: { connect: true, connectOrCreate: ['name'] }, maxMembers: 10 } },
+  },
   pagination: { defaultLimit: 10, maxLimit: 50 },
   // Every committed write of a book is an event on GET /books/events (Server-Sent Events).
   realtime: {},
