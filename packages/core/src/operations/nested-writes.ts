@@ -34,6 +34,7 @@ import { requireReferencesInScope } from '../pipeline/stages/reference-stage';
 import { rereadInScope } from '../pipeline/stages/reread-stage';
 import { checkColumnValue } from '../schema/check-column-value';
 import { readBody } from '../schema/validate-body';
+import type { WriteSchema } from '../schema/write-schema';
 import { bodyWithSet } from './body-with-set';
 import { rereadAll } from './batch-rows';
 import type { NestedGroup, NestedItem, NestedPlan } from '../pipeline/nested-plan';
@@ -78,7 +79,9 @@ export async function readNested(
   const problems = new Problems();
   // The nested rows' writes record their outcomes here, until the transaction commits.
   const pending: WriteOutcome[] = [];
-  const read = await readBodyNested({ ...call, outcomes: pending }, call.entity, slot, body, '', 1, problems);
+  const schema =
+    call.operation.input ?? call.entity.input[call.operation.facts?.takes.body === 'patch' ? 'patch' : slot];
+  const read = await readBodyNested({ ...call, outcomes: pending }, call.entity, slot, schema, body, '', 1, problems);
   if (problems.items.length > 0) throw new ValidationFailedException(problems.items);
   return read.plan ? { body: read.body, plan: { ...read.plan, pending } } : read;
 }
@@ -87,6 +90,7 @@ async function readBodyNested(
   call: OperationCall,
   entity: ResolvedEntity,
   slot: 'create' | 'update',
+  schema: WriteSchema,
   body: Record<string, unknown>,
   prefix: string,
   depth: number,
@@ -102,7 +106,7 @@ async function readBodyNested(
     // A to-one relation also takes a plain reference ({ id: 7 }, or null): that stays the slot's to read.
     if (!nested.toMany && !isNestedForm(value)) continue;
     delete rest[name];
-    if (!writableBy(entity, slot, name)) {
+    if (!writableBy(entity, slot, name) || (!nested.toMany && !takesReference(schema, nested))) {
       problems.add(path, 'not_writable', `'${name}' is not a writable field here.`);
       continue;
     }
@@ -145,6 +149,15 @@ function isNestedForm(value: unknown): value is Record<string, unknown> {
 
 function formList(nested: NestedRelation): string {
   return [...nested.forms].join(' | ');
+}
+
+/** A to-one nested form writes the row's reference: the slot must take it (the relation or its column). */
+function takesReference(schema: WriteSchema, nested: NestedRelation): boolean {
+  const relation = nested.relation;
+  return (
+    schema.fields.has(relation.property) ||
+    relation.joinColumns.some((column) => column.property !== undefined && schema.fields.has(column.property))
+  );
 }
 
 /** The caller's role may write the relation in this slot (`access`: a rule's field list names it). */
@@ -256,7 +269,8 @@ async function readCreate(
   const inverse = nested.inverse;
   if (inverse && Object.hasOwn(payload, inverse))
     return void problems.add(`${at}.${inverse}`, 'not_writable', `is set to the parent this row is created under.`);
-  const own = await readBodyNested(call, target, 'create', payload, `${at}.`, depth + 1, problems);
+  const slot = createCall.operation.input ?? target.input.create;
+  const own = await readBodyNested(call, target, 'create', slot, payload, `${at}.`, depth + 1, problems);
   // A one-to-many member's relation back (and its column) is the parent's to set, not the body's.
   const back = inverse ? target.metadata.relations.find((relation) => relation.property === inverse) : undefined;
   const filled = back ? [back.property, ...back.joinColumns.flatMap((column) => column.property ?? [])] : [];
