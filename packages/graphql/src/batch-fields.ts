@@ -48,7 +48,7 @@ export function batchField(args: EntityFieldsArgs, operation: OperationDescripti
         slot === undefined
           ? undefined
           : Array.isArray(input)
-            ? input.map((item) => slot.toBody(item as Record<string, unknown>))
+            ? input.map((item, index) => slot.toBody(item as Record<string, unknown>, `[${index}].`))
             : slot.toBody(input as Record<string, unknown>);
       const filter = byFilter ? args.filter!.toExpression(values['filter'] as Record<string, unknown>) : undefined;
       const response = await execute(args, context, {

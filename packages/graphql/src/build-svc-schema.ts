@@ -22,7 +22,7 @@ import { planEntity, type EntityPlan } from './entity-plan';
 import { mutationFields, queryFields, type EntityFieldsArgs } from './root-fields';
 import { SchemaTypes } from './schema-types';
 import { DateTimeScalar, JsonScalar } from './svc-scalars';
-import { buildWriteInput, type WriteInput, type WriteSlot } from './write-input-types';
+import { WriteInputs, type WriteInput, type WriteSlot } from './write-input-types';
 
 export interface SvcSchemaOptions {
   /**
@@ -81,6 +81,7 @@ export function buildSvcSchema(
   const query: Record<string, Field> = {};
   const mutation: Record<string, Field> = {};
   const contextOf = options.context ?? defaultContext;
+  const inputs = new WriteInputs(plans, types);
   for (const plan of plans.values()) {
     const args: EntityFieldsArgs = {
       plan,
@@ -89,7 +90,7 @@ export function buildSvcSchema(
       list: plan.list ? buildListType(plan, types, objectOf(plan.typeName)) : undefined,
       filter: plan.list || plan.operations.some(takesFilter) ? buildFilterInput(plan, types) : undefined,
       types,
-      writes: writeInputsOf(plan, types),
+      writes: writeInputsOf(plan, inputs),
       contextOf,
       gate: options.gate,
       onError: options.onError,
@@ -142,11 +143,11 @@ function seededTypes(): SchemaTypes {
 }
 
 /** The write inputs of the write operations that are on. */
-function writeInputsOf(plan: EntityPlan, types: SchemaTypes): Partial<Record<WriteSlot, WriteInput>> {
+function writeInputsOf(plan: EntityPlan, inputs: WriteInputs): Partial<Record<WriteSlot, WriteInput>> {
   const writes: Partial<Record<WriteSlot, WriteInput>> = {};
   for (const slot of WRITE_SLOTS) {
     if (!plan.operations.some((operation) => operation.body === slot)) continue;
-    const input = buildWriteInput(plan, slot, types);
+    const input = inputs.of(plan.typeName, slot);
     if (input) writes[slot] = input;
   }
   return writes;
