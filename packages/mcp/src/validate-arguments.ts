@@ -46,11 +46,14 @@ function problemsOf(schema: JsonSchema, value: unknown): ArgumentProblem[] {
   return problems;
 }
 
-/** The problems as error entries: `data.<field>` as `field`, anything else as `param`. */
+/**
+ * The problems as error entries: `data.<field>` as `field`, its indexes written as the engine writes a body's paths
+ * (`tags[1].create.name`, `[0].title`), anything else as `param`.
+ */
 export function toErrorItems(problems: readonly ArgumentProblem[]): SvcErrorItem[] {
   return problems.map(({ path, code, detail }) =>
     path.startsWith('data.')
-      ? { field: path.slice('data.'.length), code, detail }
+      ? { field: path.slice('data.'.length).replace(/(^|\.)(\d+)(?=\.|$)/g, '[$2]'), code, detail }
       : { param: path === '' ? 'arguments' : path, code, detail },
   );
 }
@@ -115,12 +118,12 @@ function check(walk: Walk, raw: JsonSchema, value: unknown, path: string): void 
   const schema = resolve(walk, raw);
   const fail = (code: string, detail: string) =>
     walk.problems.push({ path, code, detail: `${path === '' ? 'The arguments' : `'${path}'`} ${detail}` });
-  if (Array.isArray(schema['anyOf'])) {
-    const options = schema['anyOf'] as JsonSchema[];
+  const options = (schema['anyOf'] ?? schema['oneOf']) as JsonSchema[] | undefined;
+  if (Array.isArray(options)) {
     // Each option is checked on its own, with the `$defs` its references point into (and nothing else of the root).
     const defs = walk.root['$defs'] === undefined ? {} : { $defs: walk.root['$defs'] };
     const fits = options.some((option) => problemsOf({ ...defs, ...option }, value).length === 0);
-    if (!fits) fail('invalid', `has the wrong shape (${describeValue(value)}).`);
+    if (!fits) checkNamed(walk, options, value, path, fail);
     return;
   }
   const type = schema['type'];
@@ -147,6 +150,26 @@ function check(walk: Walk, raw: JsonSchema, value: unknown, path: string): void 
 }
 
 type Fail = (code: string, detail: string) => void;
+
+/**
+ * A value that fits none of `anyOf` or `oneOf`'s options: when it holds the required keys of exactly one of them (a
+ * nested write's `{ "create": ... }`), it is held to that one, so its problems are named at their own paths.
+ */
+function checkNamed(walk: Walk, options: readonly JsonSchema[], value: unknown, path: string, fail: Fail): void {
+  const named = options.filter((option) => namedBy(walk, option, value));
+  if (named.length === 1) check(walk, named[0]!, value, path);
+  else fail('invalid', `has the wrong shape (${describeValue(value)}).`);
+}
+
+/** The object holds every key the option requires (or, for an option of options, one of those options does). */
+function namedBy(walk: Walk, raw: JsonSchema, value: unknown): boolean {
+  if (typeOf(value) !== 'object') return false;
+  const option = resolve(walk, raw);
+  const inner = (option['oneOf'] ?? option['anyOf']) as JsonSchema[] | undefined;
+  if (Array.isArray(inner)) return inner.some((candidate) => namedBy(walk, candidate, value));
+  const required = (option['required'] as string[] | undefined) ?? [];
+  return required.length > 0 && required.every((key) => Object.hasOwn(value as object, key));
+}
 
 function checkString(schema: JsonSchema, value: string, fail: Fail): void {
   const maxLength = schema['maxLength'];

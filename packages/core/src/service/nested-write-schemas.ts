@@ -58,8 +58,9 @@ function formsSchema(
     required: [key.property],
     additionalProperties: false,
   };
+  // The member's own nested relations are added before its way back is taken out, which a nested form may name too.
   const create = () =>
-    withNested(peer, 'create', depth, withoutInverse(bodyOf(peer, createSlot(peer), 'create'), peer, nested), bodyOf);
+    withoutInverse(withNested(peer, 'create', depth, bodyOf(peer, createSlot(peer), 'create'), bodyOf), peer, nested);
   const one = (form: string, schema: JsonSchema): JsonSchema => ({
     type: 'object',
     properties: { [form]: schema },
