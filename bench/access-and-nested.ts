@@ -230,7 +230,10 @@ async function countNested(name: string, options: DataSourceOptions): Promise<vo
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'serve') return serve();
-  await measureAccess();
+  // BENCH_PARTS=access or BENCH_PARTS=nested runs one part.
+  const parts = (process.env['BENCH_PARTS'] ?? 'access,nested').split(',');
+  if (parts.includes('access')) await measureAccess();
+  if (!parts.includes('nested')) return;
   const sqlite = join(mkdtempSync(join(tmpdir(), 'svc-bench-nested-')), 'bench.sqlite');
   await countNested('SQLite', { type: 'better-sqlite3', database: sqlite });
   const url = process.env['BENCH_DATABASE_URL'];

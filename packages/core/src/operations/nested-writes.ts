@@ -523,8 +523,9 @@ async function createItems(items: readonly NestedItem[], session: AdapterSession
   const call = items[0]!.call;
   const values = items.map((item) => ({ ...item.values!, ...parentRef }));
   for (const [index, item] of items.entries()) if (item.nested) await writeToOne(item.nested, values[index]!, session);
-  for (const [index, item] of items.entries()) {
-    await requireReferencesInScope(item.call, values[index]!, session).catch((error: unknown) => {
+  // The references the body sent: those the write sets itself (the parent, a nested row) are in scope already.
+  for (const item of items) {
+    await requireReferencesInScope(item.call, item.values!, session).catch((error: unknown) => {
       throw error instanceof SvcException ? at(item, error) : error;
     });
   }
