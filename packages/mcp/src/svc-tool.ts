@@ -81,7 +81,6 @@ export class SvcTool {
   }
 
   private viewFor(context: SvcContext): ToolView {
-    if (!this.service.engine.entity.access) return this.base;
     const description = this.service.describe(context);
     if (description === this.base.description) return this.base;
     let view = this.views.get(description);

@@ -66,7 +66,7 @@ function tenantScoped<T>(config: EntityConfig<T>): EntityConfig<T> {
 export const BOOK_CONFIG: EntityConfig<AcBook> = tenantScoped<AcBook>({
   policy: ({ context }) => roleOf(context) !== 'blocked',
   schema: { input: { create: ['title', 'status', 'price', 'cost', 'authorId', 'author'] } },
-  search: { fields: ['title'] },
+  search: { fields: ['title', 'author.email'] },
   include: { fields: ['author', 'reviews'] },
   aggregate: { groupBy: ['status', 'cost'], fields: { price: ['sum'], cost: ['sum'] } },
   count: true,

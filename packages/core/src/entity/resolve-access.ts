@@ -182,6 +182,7 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
   const part = (slot: string) => (slot === 'create' ? rule.create : rule.update);
   const slot = (schema: WriteSchema): WriteSchema => {
     const allowed = part(schema.slot);
+    // A write the rule refuses keeps its slot: its policy answers 403 once the body is read.
     if (!allowed) return schema;
     const writes = (field: string) => allowed.has(field.split('.')[0]!);
     const fields = new Map([...schema.fields].filter(([field]) => writes(field)));
@@ -209,6 +210,17 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
       ...(operation.list?.outputFields
         ? { list: { ...operation.list, outputFields: readable(operation.list.outputFields) } }
         : {}),
+      ...(operation.custom && rule.read
+        ? {
+            custom: {
+              ...operation.custom,
+              ...(operation.custom.outputClassFields
+                ? { outputClassFields: readable(operation.custom.outputClassFields) }
+                : {}),
+              ...(operation.custom.outputList ? { outputList: readable(operation.custom.outputList) } : {}),
+            },
+          }
+        : {}),
       ...(refused ? { policy: REFUSED_BY_ROLE } : {}),
     });
   }
@@ -219,6 +231,8 @@ function narrowView(view: ResolvedEntity, rule: RoleFields): ResolvedEntity {
     ...(view.listOperation ? { listOperation: operations.get(view.listOperation.id)! } : {}),
     ...(view.itemOperation ? { itemOperation: operations.get(view.itemOperation.id)! } : {}),
     output: { fields: readable(view.output.fields) },
+    ...(rule.update === false ? { refusesUpdates: true } : {}),
+    ...(rule.read ? { readsLess: true } : {}),
     input: { create: slot(view.input.create), update: slot(view.input.update), patch: slot(view.input.patch) },
     writableMembers: update
       ? new Set([...view.writableMembers].filter((name) => update.has(name)))

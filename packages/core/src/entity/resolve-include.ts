@@ -7,6 +7,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 
 import type { QueryErrors } from '../errors/query-errors';
 import type { IncludeNode, IncludeRequest } from '../query/include-tree';
+import { roleView } from '../query/related-reach';
 
 export type { IncludeNode, IncludeRequest };
 
@@ -58,7 +59,9 @@ export async function resolveInclude(
         errors.add(param, 'too_many', `include names more than ${config.maxNodes} relations. Include fewer.`);
         return;
       }
-      const target = owner?.peer(includable.relation.target);
+      // The target as the caller's role sees it (`access`): its fields, and the relations it may include further.
+      const peer = owner?.peer(includable.relation.target);
+      const target = peer && roleView(peer, args.context);
       const node: IncludeNode = {
         path: prefix,
         name,

@@ -66,12 +66,22 @@ export function resolveReadShape(args: {
         ? (request: IncludeRequest, errors: QueryErrors, applyArgs: ApplyArgs) =>
             resolveInclude({ name, include, select, peer }, request, errors, applyArgs)
         : undefined,
-    relationScope: async (relationName: string, applyArgs: ApplyArgs, path?: string, param: PathParam = 'filter') => {
+    relationScope: async (
+      relationName: string,
+      applyArgs: ApplyArgs,
+      path?: string,
+      param: PathParam = 'filter',
+      named = true,
+    ) => {
       const relation = metadata.relations.find((candidate) => candidate.property === relationName);
       const served = relation ? peer(relation.target) : undefined;
       if (!served) return undefined;
       const view = roleView(served, applyArgs.context);
-      if (path !== undefined && view !== served) refuseUnreadablePath(served, view, relationName, path, param);
+      if (path !== undefined && view !== served && !readsPath(served, view, relationName, path)) {
+        // The client's path is refused as unknown; a path the server's config adds matches (and orders) nothing.
+        if (named) refuseUnreadablePath(view, relationName, path, param);
+        return noRowOf(served.metadata);
+      }
       // A related entity whose policy refuses this caller its rows lends none to a condition or a sort key.
       if (!(await mayList(served, applyArgs.context))) return noRowOf(served.metadata);
       return visibleRows(served, applyArgs);
@@ -93,15 +103,13 @@ const REFUSALS: Record<PathParam, readonly [code: string, what: string]> = {
 };
 
 /** A relation path to a field the caller's role does not read on the related entity: refused as an unknown field. */
-function refuseUnreadablePath(
-  served: ResolvedEntity,
-  view: ResolvedEntity,
-  relation: string,
-  path: string,
-  param: PathParam,
-): void {
+/** Whether the caller's role reads the related field a path names (a field everyone may not read is not its matter). */
+function readsPath(served: ResolvedEntity, view: ResolvedEntity, relation: string, path: string): boolean {
   const field = path.slice(relation.length + 1);
-  if (view.select.fieldSet.has(field) || !served.select.fieldSet.has(field)) return;
+  return view.select.fieldSet.has(field) || !served.select.fieldSet.has(field);
+}
+
+function refuseUnreadablePath(view: ResolvedEntity, relation: string, path: string, param: PathParam): void {
   const readable = view.select.fields.map((name) => `${relation}.${name}`);
   const [code, what] = REFUSALS[param];
   throw new QueryInvalidException([{ param, code, detail: `'${path}' is not ${what}.${suggestion(path, readable)}` }]);

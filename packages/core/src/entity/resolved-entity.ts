@@ -157,6 +157,10 @@ export interface ResolvedEntity {
   /** The resolved config of another entity served by the same Svc instance, if any. */
   peer(target: Function): ResolvedEntity | undefined;
   readonly search?: SearchConfig;
+  /** A role's view whose rule refuses updates (`update: false`): an upsert may not change the rows it matches. */
+  readonly refusesUpdates?: boolean;
+  /** A role's view that reads fewer fields than the entity serves everyone (`access.roles.<role>.read`). */
+  readonly readsLess?: boolean;
   /** `access`: the caller's role and the entity as each role sees it (`viewFor` picks); absent on a role's view. */
   readonly access?: ResolvedAccess;
 }

@@ -3,7 +3,12 @@
  * scope), and, as an upsert, the rows its items match on the conflict target changed as a patch of each would.
  */
 import type { ResolvedBatch } from '../config/batch-config';
-import { BatchTooLargeException, NotFoundException, ValidationFailedException } from '../errors/svc-exception';
+import {
+  BatchTooLargeException,
+  ForbiddenException,
+  NotFoundException,
+  ValidationFailedException,
+} from '../errors/svc-exception';
 import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
@@ -160,6 +165,9 @@ async function matchedChanges(
   const problems = new ItemProblems();
   for (const [index, row] of existing.entries()) {
     if (!row) continue;
+    // A role whose rule refuses updates (`access`) may create, but not change a row its item matches.
+    if (call.entity.refusesUpdates)
+      throw atItem(index, new ForbiddenException('updateOne', call.entity.name, 'Your role may not update rows.'));
     const body = bodies[index]!;
     const fields =
       upsert.update === 'all'

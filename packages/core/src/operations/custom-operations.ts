@@ -167,7 +167,14 @@ function listResponse(
 function project(call: OperationCall, result: unknown, selected?: readonly string[]): unknown {
   if (typeof result !== 'object' || result === null) return result;
   const spec = call.operation.custom!;
-  if (!selected && !spec.outputClassFields && !spec.outputList && call.operation.outputValidator)
+  // An output validator serves the result as it is, but to a role that reads less (`access`), which it narrows.
+  if (
+    !selected &&
+    !spec.outputClassFields &&
+    !spec.outputList &&
+    call.operation.outputValidator &&
+    !call.entity.readsLess
+  )
     return JSON.parse(JSON.stringify(result)) as unknown;
   const fields = selected ?? spec.outputClassFields ?? spec.outputList ?? call.entity.output.fields;
   const one = (value: unknown) =>

@@ -26,7 +26,7 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { WriteOutcome } from '../pipeline/write-outcome';
-import { scopeFilter } from '../pipeline/load-row';
+import { liveView, scopeFilter } from '../pipeline/load-row';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage } from '../pipeline/stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
@@ -472,7 +472,7 @@ async function findInScope(
     where: andFilters(await scopeFilter(call), where),
     sort: [],
     count: false,
-    view: 'all',
+    view: liveView(call),
     session,
     lock: true,
   });
@@ -496,7 +496,7 @@ async function findMatches(
     where: andFilters(await scopeFilter(call), any),
     sort: [],
     count: false,
-    view: 'all',
+    view: liveView(call),
     session,
     lock: true,
   });

@@ -40,6 +40,8 @@ export interface ListQueryConfig {
     args: ApplyArgs,
     path?: string,
     param?: 'filter' | 'sort' | 'groupBy',
+    /** The client named the path (else the server did: a path the role may not read then matches nothing). */
+    named?: boolean,
   ) => Promise<FilterNode | undefined>;
   /** Undefined: search is off and `search[query]` is refused. */
   readonly search?: SearchConfig;

@@ -4,6 +4,7 @@ import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { FilterAllowlist } from './filter-allowlist';
 import type { WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
+import { markClientFilter } from './client-named';
 
 /**
  * The client's filter, from the JSON form (`filter=`), the bracket form (`filter[...]`) or both ANDed. Both at once
@@ -30,6 +31,7 @@ export function resolveClientFilter(
       );
     }
   }
+  markClientFilter(filter);
   return filter;
 }
 

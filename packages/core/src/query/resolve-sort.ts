@@ -2,6 +2,7 @@
 import { suggestion } from '../config/did-you-mean';
 import type { SortKey } from '../persistence/query-ast';
 import type { QueryErrors } from '../errors/query-errors';
+import { markClientSort } from './client-named';
 
 export interface SortAllowlist {
   readonly fields: ReadonlySet<string>;
@@ -35,6 +36,7 @@ export function parseSortKeys(
       out.push({ field, direction: descending ? 'desc' : 'asc' });
     }
   }
+  if (param === 'sort') markClientSort(out);
   return out;
 }
 

@@ -8,6 +8,7 @@ import type { SvcContext } from '../config/svc-context';
 import { andFilters, type FilterNode, type SortKey } from '../persistence/query-ast';
 import type { ListQueryConfig } from './list-query-config';
 import { visibleRows } from './visible-rows';
+import { clientNamed } from './client-named';
 
 /**
  * The condition a read runs: the caller's scope (`filter.apply`) ANDed with the given conditions, and every relation
@@ -36,7 +37,7 @@ export async function scopeSortPaths(
     sort.map(async (key) => {
       const relation = relationOfPath(key.field, config.columns);
       if (relation === undefined) return key;
-      const scope = await config.relationScope!(relation, args, key.field, 'sort');
+      const scope = await config.relationScope!(relation, args, key.field, 'sort', clientNamed(key));
       return scope ? { ...key, scope } : key;
     }),
   );
@@ -52,7 +53,7 @@ export async function scopeRelationPaths(
     case 'condition': {
       const relation = relationOfPath(node.field, config.columns);
       if (relation === undefined) return node;
-      const scope = await config.relationScope!(relation, args, node.field);
+      const scope = await config.relationScope!(relation, args, node.field, 'filter', clientNamed(node));
       return scope ? { ...node, scope } : node;
     }
     case 'not':

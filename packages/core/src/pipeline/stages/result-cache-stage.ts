@@ -8,6 +8,8 @@ import type { OperationCall } from '../operation-call';
 import { runStages, type Stage } from '../stage';
 import { checkPolicy } from './policy-stage';
 import { mayList } from '../../query/related-reach';
+import type { ResolvedEntity } from '../../entity/resolved-entity';
+import type { RelationMetadata } from '../../persistence/entity-metadata';
 
 /**
  * cached(...): `read` fills `state.response` (and `state.row` for a single row). With `rowPolicy`, a hit runs the policy
@@ -73,12 +75,24 @@ function embedsScopedRows({ entity, operation }: OperationCall): boolean {
  */
 async function reachThrough({ entity, operation, context }: OperationCall): Promise<string> {
   let reach = '';
-  for (const relation of operation.readsThrough ?? []) {
-    const peer = entity.peer(relation.target);
-    if (!peer) continue;
-    const role = peer.access ? `=${encodeURIComponent(peer.access.role(context) ?? '')}` : '';
-    const listed = (await mayList(peer, context)) ? '' : '!';
-    if (role || listed) reach += `~${encodeURIComponent(peer.name)}${listed}${role}`;
-  }
+  const seen = new Set<ResolvedEntity>();
+  // The relations the read goes through, then, as deep as an include may go, those its targets may include.
+  const visit = async (owner: ResolvedEntity, relations: readonly RelationMetadata[], depth: number) => {
+    for (const relation of relations) {
+      const peer = owner.peer(relation.target);
+      if (!peer || seen.has(peer)) continue;
+      seen.add(peer);
+      const role = peer.access ? `=${encodeURIComponent(peer.access.role(context) ?? '')}` : '';
+      const listed = (await mayList(peer, context)) ? '' : '!';
+      if (role || listed) reach += `~${encodeURIComponent(peer.name)}${listed}${role}`;
+      if (depth < entity.include.maxDepth)
+        await visit(
+          peer,
+          [...peer.include.relations.values()].map((includable) => includable.relation),
+          depth + 1,
+        );
+    }
+  };
+  await visit(entity, operation.readsThrough ?? [], 1);
   return reach;
 }
