@@ -2,25 +2,16 @@
  * Access per caller (`access`): each role with a rule gets the entity resolved once more, at bootstrap, from a config
  * narrowed to what that role may read (its select, filter, sort, search, include, aggregate and output lists), then
  * with its write slots narrowed to what it may write and the writes it may not make refused. A call runs against its
- * caller's view (`viewFor`), so every allowlist, error, suggestion, projection and schema that reads the entity
+ * caller's view (`roleView`), so every allowlist, error, suggestion, projection and schema that reads the entity
  * narrows with it, and nothing per request is recomputed.
  */
 import type { AccessConfig, AccessRule, EntityConfig, FieldList } from '../config/entity-config';
-import type { SvcContext } from '../config/svc-context';
 import { suggestion } from '../config/did-you-mean';
 import { resolveFieldList } from '../config/resolve-field-list';
 import { isPlainObject } from '../config/validate-settings';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { WriteSchema } from '../schema/write-schema';
 import type { ResolveEntityArgs, ResolvedEntity, ResolvedOperation, RoleFields } from './resolved-entity';
-
-/** The entity as this caller sees it: the view of the role `access.role` names, else the entity itself. */
-export function viewFor(entity: ResolvedEntity, context: SvcContext): ResolvedEntity {
-  const access = entity.access;
-  if (!access) return entity;
-  const role = access.role(context);
-  return (role !== undefined && access.views.get(role)) || entity;
-}
 
 const ACCESS_KEYS = ['role', 'roles'];
 const RULE_KEYS = ['read', 'create', 'update', 'delete'];

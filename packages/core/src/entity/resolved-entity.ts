@@ -161,7 +161,7 @@ export interface ResolvedEntity {
   readonly refusesUpdates?: boolean;
   /** A role's view that reads fewer fields than the entity serves everyone (`access.roles.<role>.read`). */
   readonly readsLess?: boolean;
-  /** `access`: the caller's role and the entity as each role sees it (`viewFor` picks); absent on a role's view. */
+  /** `access`: the caller's role and the entity as each role sees it (`roleView` picks); absent on a role's view. */
   readonly access?: ResolvedAccess;
 }
 

@@ -9,7 +9,7 @@
 import { askPolicy } from '../config/ask-policy';
 import { NESTED_FORMS, type NestedForm, type NestedRelation } from '../config/nested-writes';
 import { isPlainObject } from '../config/validate-settings';
-import { viewFor } from '../entity/resolve-access';
+import { roleView } from '../query/related-reach';
 import type { ResolvedEntity, ResolvedOperation } from '../entity/resolved-entity';
 import { ConfigurationException } from '../errors/configuration-exception';
 import {
@@ -176,7 +176,7 @@ function targetOf(call: OperationCall, entity: ResolvedEntity, nested: NestedRel
       message: `needs ${nested.relation.targetName} served by Svc (a controller or service of its own), whose rules its nested rows follow.`,
     });
   }
-  return viewFor(served, call.context);
+  return roleView(served, call.context);
 }
 
 async function readItem(

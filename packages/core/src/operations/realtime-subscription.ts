@@ -15,7 +15,7 @@ import type { QueryPairs } from '../query/parse-query-string';
 import type { ListQueryConfig } from '../query/list-query-config';
 import { readListParams } from '../query/read-list-params';
 import { visibleRows } from '../query/visible-rows';
-import { viewFor } from '../entity/resolve-access';
+import { roleView } from '../query/related-reach';
 import { askPolicy } from '../config/ask-policy';
 import { resolveFilterExpression } from '../query/resolve-filter-expression';
 import { resolveClientFilter } from '../query/resolve-client-filter';
@@ -101,7 +101,7 @@ async function admit(subscriber: Subscriber, event: RealtimeEvent): Promise<Real
   const scope = await visibleRows(entity, { operation: subscriber.listing.id, context });
   const where = andFilters(scope, subscriber.filter);
   // Served as the subscriber's role sees the entity (`access`), asked per event as the policy is.
-  const served = viewFor(entity, context);
+  const served = roleView(entity, context);
   if (!where) return asServedBy(served, event);
   const verdict = matchFilter(where, subject, subscriber.kindOf);
   if (verdict !== undefined) return verdict ? asServedBy(served, event) : undefined;

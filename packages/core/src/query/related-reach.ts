@@ -33,7 +33,7 @@ export function mayList(entity: ReachableEntity, context: SvcContext): Promise<b
   return answer;
 }
 
-/** The entity as this caller's role sees it (`access`), else the entity itself. */
+/** The entity as this caller's role sees it (`access`): the view of the role `access.role` names, else the entity. */
 export function roleView<E extends ReachableEntity>(entity: E, context: SvcContext): E {
   const access = entity.access;
   if (!access) return entity;

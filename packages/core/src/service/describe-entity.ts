@@ -18,7 +18,8 @@ import {
 } from './entity-schemas';
 import { nestedWritesOf, withNestedSlot } from './nested-write-schemas';
 import { operationSchemasOf } from './operation-schemas';
-import { REFUSED_BY_ROLE, viewFor } from '../entity/resolve-access';
+import { REFUSED_BY_ROLE } from '../entity/resolve-access';
+import { roleView } from '../query/related-reach';
 import type { SvcContext } from '../config/svc-context';
 import type { EntityConfig, OperationMeta } from '../config/entity-config';
 import { MEASURE_FUNCTIONS, type ResolvedAggregate } from '../config/aggregate-config';
@@ -455,7 +456,7 @@ function seenBy(entity: ResolvedEntity, context: SvcContext): ResolvedEntity {
     ...entity,
     peer: (target) => {
       const peer = entity.peer(target);
-      return peer && viewFor(peer, context);
+      return peer && roleView(peer, context);
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { SvcException } from '../../errors/svc-exception';
 import type { ResolvedEntity } from '../../entity/resolved-entity';
-import { viewFor } from '../../entity/resolve-access';
+import { roleView } from '../../query/related-reach';
 import {
   listAllowed,
   readSubscriptionQuery,
@@ -42,7 +42,7 @@ async function open(entity: ResolvedEntity, options: SubscribeOptions = {}): Pro
   }
   const context = options.context ?? {};
   // Read against the list of the caller's role (`access`): a column the role may not read is unknown to its filter.
-  const served = viewFor(entity, context).listOperation?.list ?? listing.list;
+  const served = roleView(entity, context).listOperation?.list ?? listing.list;
   const { filter, id } = readSubscriptionQuery(options.query, served);
   if (!(await listAllowed(listing, context))) {
     throw new SvcException('SVC_FORBIDDEN', { detail: `You may not read ${entity.name} rows, so not their events.` });
