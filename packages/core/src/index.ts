@@ -68,6 +68,7 @@ export type {
   AccessRule,
   NestedWriteConfig,
 } from './config/entity-config';
+export type { EnvelopeConfig, ListEnvelopeConfig, ResolvedEnvelope } from './config/envelope-config';
 export type { ScopedRepository } from './operations/scoped-repository';
 export type { IncludeConfigInput, RelationConfigInput, RelationReadStrategy } from './config/include-config';
 export type { SelectConfigInput } from './query/select-config';
@@ -102,9 +103,13 @@ export { ConfigurationException } from './errors/configuration-exception';
 export type { ConfigurationProblem } from './errors/configuration-exception';
 export { toProblemDetails, PROBLEM_CONTENT_TYPE } from './errors/problem-details';
 export type { ProblemDetails, ProblemDetailsOptions } from './errors/problem-details';
+export type { ErrorAnswer, ErrorFormat } from './errors/error-format';
 export type { EntityKey } from './persistence/entity-metadata';
 export type { Row } from './persistence/repository-adapter';
 export { andFilters } from './persistence/query-ast';
+export { sql, table } from './persistence/sql-fragment';
+export type { SqlFragment, ColumnReference, TableReference } from './persistence/sql-fragment';
+export type { ComputedConfig, ComputedFieldConfig, ComputedKind, ColumnOf } from './config/computed-fields';
 export type { FilterNode } from './persistence/query-ast';
 export type { CacheStore } from './cache/cache-store';
 export { MemoryCacheStore } from './cache/memory-cache-store';

@@ -17,7 +17,7 @@ export { MAX_CONFIGURABLE_DEPTH as MAX_INPUT_DEPTH, nestsDeeperThan } from './sc
 export type { GatedCall, OperationGate, SurfaceCall } from './service/operation-gate';
 export { checkGated, executeGated } from './service/operation-gate';
 export { countStatement } from './service/operation-span';
-export { SvcEngine, EXPOSE_INTERNALS } from './service/svc-engine';
+export { SvcEngine, EXPOSE_INTERNALS, ERROR_FORMAT } from './service/svc-engine';
 export type { ExecuteRequest, ExecuteResponse } from './pipeline/operation-call';
 export { STANDARD_OPERATIONS } from './operations/operation-registry';
 /**
@@ -142,3 +142,6 @@ export type { InstalledVersion, PackageRequire, PlatformPackage } from './errors
 export { fieldsTaking } from './service/aggregate-json-schema';
 export { MEASURE_FUNCTIONS, type MeasureFunction } from './config/aggregate-config';
 export { didYouMean } from './config/did-you-mean';
+/** A read's `computed` fields as SQL for its caller: an adapter writes each into its SELECT list. */
+export type { ComputedSelect, ColumnReference, SqlFragment, TableReference } from './persistence/sql-fragment';
+export { isColumnReference, isTableReference } from './persistence/sql-fragment';

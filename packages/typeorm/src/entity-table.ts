@@ -185,6 +185,12 @@ export class EntityTable {
     return list;
   }
 
+  /** A table of the DataSource by its name (an entity's or a join table), quoted as its ORM places it. */
+  quotedTableNamed(name: string): string {
+    const known = this.dataSource.entityMetadatas.find((metadata) => metadata.tableName === name);
+    return quotePath(this.driver, known?.tablePath ?? name);
+  }
+
   /** The table of another entity of the same DataSource. */
   tableOf(target: Function): EntityTable {
     let table = this.related.get(target);

@@ -1,4 +1,5 @@
 /** Loads one relation for a page of parents with a fixed number of statements: one per hop, never one per parent. */
+import { computedSelectSql, withComputedValues } from './computed-sql';
 import type { OrmColumn, OrmRelation } from './orm-metadata';
 import type { FilterNode, Row } from '@svc/core';
 import type { LoadRelationArgs, RowView } from '@svc/core/spi';
@@ -165,7 +166,7 @@ async function selectTargets(
   target: EntityTable,
   column: Pick<TableColumn, 'quoted' | 'orm'>,
   values: readonly unknown[],
-  args: { where?: FilterNode; view: RowView },
+  args: { where?: FilterNode; view: RowView; computed?: LoadRelationArgs['computed'] },
   withParentKey = false,
 ): Promise<{ row: Row; parent?: unknown }[]> {
   // Written here rather than by a SelectQueryBuilder, as the adapter's own reads are: the values stay bound, and the
@@ -183,10 +184,13 @@ async function selectTargets(
     if (args.where) conditions.push(filterToSql(args.where, target, params));
     conditions.push(...rowsOfSql(target, args.view, params));
     const sql =
-      `SELECT ${target.selectListAs(TARGET_ALIAS)}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
+      `SELECT ${target.selectListAs(TARGET_ALIAS)}${computedSelectSql(target, TARGET_ALIAS, args.computed, params)}${parentKey} FROM ${target.quotedPath} ${driver.escape(TARGET_ALIAS)}` +
       ` WHERE ${conditions.join(' AND ')}${order === '' ? '' : ` ORDER BY ${order}`}`;
     for (const entry of await rawRows(context.manager, bindSql(driver, sql, params.values)))
-      rows.push({ row: target.hydrate(entry), parent: entry['svc_parent_key'] });
+      rows.push({
+        row: withComputedValues(target.hydrate(entry), entry, args.computed),
+        parent: entry['svc_parent_key'],
+      });
   }
   return rows;
 }

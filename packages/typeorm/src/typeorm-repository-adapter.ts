@@ -1,4 +1,5 @@
 /** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
+import { computedSelectSql, withComputedValues } from './computed-sql';
 import type { EntityKey, Row } from '@svc/core';
 import type {
   AdapterSession,
@@ -93,7 +94,9 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const driver = this.table.driver;
     const params = new SqlParameters();
     const fromWhere = `${this.fromSql}${whereSql(this.table, { where: args.where, view: args.view }, params)}`;
-    const selected = [this.table.selectListAs(TABLE_ALIAS)];
+    const selected = [
+      this.table.selectListAs(TABLE_ALIAS) + computedSelectSql(this.table, TABLE_ALIAS, args.computed, params),
+    ];
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
       const column = this.table.requireColumn(property);
@@ -156,7 +159,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
             : offset === undefined
               ? 0
               : await count();
-      const rows = raw.map((row) => this.table.hydrate(row));
+      const rows = raw.map((row) => withComputedValues(this.table.hydrate(row), row, args.computed));
       if (exactKeys.length === 0) return { rows, total };
       const exact = raw.map((row) =>
         Object.fromEntries(exactKeys.map((key, index) => [key, spelled(row[`svc_exact_${index}`])])),
@@ -172,12 +175,12 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const lock = lockSql(this.table, args);
     const query = bindSql(
       this.table.driver,
-      `SELECT ${this.table.selectListAs(TABLE_ALIAS)} FROM ${this.fromSql}${where}${lock}`,
+      `SELECT ${this.table.selectListAs(TABLE_ALIAS)}${computedSelectSql(this.table, TABLE_ALIAS, args.computed, params)} FROM ${this.fromSql}${where}${lock}`,
       params.values,
     );
     return this.guard('read', async () => {
       const [raw] = await rawRows(manager, query);
-      return raw === undefined ? null : this.table.hydrate(raw);
+      return raw === undefined ? null : withComputedValues(this.table.hydrate(raw), raw, args.computed);
     });
   }
 

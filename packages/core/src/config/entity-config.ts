@@ -1,9 +1,11 @@
 /** Structural entity config (`EntityConfig`): resolved once at bootstrap, entity scope only, never merged. */
+import type { ComputedConfig } from './computed-fields';
 import type { OperationSettingsById, PaginationSettings, StandardOperationId, SvcSettings } from './svc-settings';
 import type { SvcContext } from './svc-context';
 import type { ScopedRepository } from '../persistence/scoped-repository';
 import type { StandardSchemaV1 } from './standard-schema';
 import type { FieldOf, PathOf, RowInput, RowOf, SortKeyOf } from './entity-fields';
+import type { EnvelopeConfig } from './envelope-config';
 
 /**
  * A decorator of the generated route method (a Nest `UseGuards(...)`, `UseInterceptors(...)`, `UsePipes(...)`,
@@ -63,6 +65,11 @@ export interface FilterConfig<T = unknown> {
     /** Conditions one filter may hold across its groups (at most 500). @default 100 */
     readonly maxTerms?: number;
   };
+  /**
+   * Plain query parameters that filter a REST list (and count) by equality: `{ author: 'author.username' }` makes
+   * `?author=jake` mean `filter[author.username][eq]=jake`. Each path must be on `filter.fields` with `eq`.
+   */
+  readonly params?: { readonly [param: string]: PathOf<T> };
 }
 
 export interface SortConfig<T = unknown> {
@@ -243,6 +250,17 @@ export interface EntityStructure<T = unknown> {
    * make. A caller whose role names no rule (or who has none) gets what everyone gets.
    */
   readonly access?: AccessConfig<T>;
+  /**
+   * REST only: the keys single-row answers and write bodies are wrapped in (`item`), and the names a list answer's
+   * `items` and `total` take (`list`). GraphQL and MCP keep their own shapes.
+   */
+  readonly envelope?: EnvelopeConfig;
+  /**
+   * Read-only fields the database computes in the same statement as each row, from SQL that may depend on the caller:
+   * `favorited: { kind: 'boolean', select: (column, context) => sql\`EXISTS (...)\` }`. Served on every read
+   * surface; never written, filtered, sorted, searched or aggregated.
+   */
+  readonly computed?: ComputedConfig<T>;
 }
 
 /** `access`: a role per caller, and a rule per role. */

@@ -2,10 +2,12 @@
  * Resolves one entity's config once, at bootstrap: its settings, soft delete, read shape, write slots, batch and
  * aggregate blocks, its operations (`resolve-entity-operations.ts`) and its result cache, into a frozen entity.
  */
+import { adapterWithComputed, resolveComputed } from '../config/computed-fields';
 import { adapterWithDeleteMarker } from '../config/delete-marker';
 import { resolveAggregateConfig } from '../config/aggregate-config';
 import { buildArrayRelations } from '../config/array-relations';
 import { resolveNestedRelations } from '../config/nested-writes';
+import { resolveEnvelope } from '../config/envelope-config';
 import { checkUpsertFields, resolveBatchConfig } from '../config/batch-config';
 import { BUILT_IN_SETTINGS } from '../config/built-in-settings';
 import { mergeSettingsChain } from '../config/merge-settings';
@@ -32,14 +34,13 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   const { target, config, global } = args;
   const name = args.adapter.metadata.name || target.name;
   validateEntityConfig(name, config, args.operationFacts);
+  const envelope = resolveEnvelope(name, config.envelope);
   const entitySettings = mergeSettingsChain(BUILT_IN_SETTINGS, [global, config]);
-  const adapter = adapterWithDeleteMarker({
-    entity: name,
-    adapter: args.adapter,
-    settings: entitySettings,
-    global,
-    config,
-  });
+  const computed = resolveComputed(name, args.adapter.metadata, config.computed);
+  const adapter = adapterWithComputed(
+    adapterWithDeleteMarker({ entity: name, adapter: args.adapter, settings: entitySettings, global, config }),
+    computed.columns,
+  );
   if (adapter !== args.adapter) args = { ...args, adapter };
   const metadata = adapter.metadata;
   const soft = resolveSoftDelete(name, entitySettings, metadata);
@@ -68,6 +69,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     config,
     metadata,
     adapter,
+    computed: computed.fields,
     lookup: resolveLookup(name, entitySettings, metadata),
     operations,
     filterApply: config.filter?.apply,
@@ -91,6 +93,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     resultCache,
     cacheScope: args.roleScope ?? resultCache.scopeOf(name, args.cacheScope),
     publisher: args.publisher ?? new RealtimePublisher(),
+    ...(envelope ? { envelope } : {}),
   });
   return withAccess(entity, args, resolveEntity);
 }

@@ -28,10 +28,12 @@ import type {
 import type { OperationState } from '../config/resolve-operations';
 import type { ArrayRelation, RelationAction } from '../config/array-relations';
 import type { NestedRelation } from '../config/nested-writes';
+import type { ResolvedEnvelope } from '../config/envelope-config';
 import type { ToOneReference } from '../config/to-one-references';
 import type { RealtimeEventId, ResolvedSettings, SvcSettings } from '../config/svc-settings';
 import type { OperationFacts } from '../config/operation-facts';
 import type { SvcContext } from '../config/svc-context';
+import type { ResolvedComputed } from '../config/computed-fields';
 
 /** `access` resolved: the caller's role, and the entity as each role with a rule sees it. */
 export interface ResolvedAccess {
@@ -112,6 +114,8 @@ export interface ResolvedEntity {
   readonly config: EntityConfig;
   readonly metadata: EntityMetadata;
   readonly adapter: RepositoryAdapter;
+  /** `computed`: the fields the database computes per row and caller (also columns of `metadata`, virtual). */
+  readonly computed: readonly ResolvedComputed[];
   /** The route parameter and the fields a single row is looked up by (the primary key, or `identifier.field`). */
   readonly lookup: { readonly param: string; readonly fields: readonly string[] };
   /** Standard and custom operations by id. */
@@ -163,6 +167,8 @@ export interface ResolvedEntity {
   readonly readsLess?: boolean;
   /** `access`: the caller's role and the entity as each role sees it (`roleView` picks); absent on a role's view. */
   readonly access?: ResolvedAccess;
+  /** `envelope`: the keys REST wraps this entity's bodies in; absent where it keeps Svc's own shapes. */
+  readonly envelope?: ResolvedEnvelope;
 }
 
 /** What `resolveEntity` resolves one entity from, at bootstrap. */

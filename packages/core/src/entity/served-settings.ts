@@ -107,6 +107,14 @@ export function computedValueSources(args: {
     for (const source of named.readsFrom ?? []) sources.add(source);
   }
   sources.delete(entity);
+  const perCaller = metadata.columns.filter((column) => column.computed && args.served.has(column.property));
+  for (const operation of perCaller.length > 0 ? cachedReads(operations) : []) {
+    throw new ConfigurationException({
+      entity,
+      path: `cache.ttl (in force for ${operation.id})`,
+      message: `caches reads that serve the computed field${perCaller.length > 1 ? 's' : ''} ${perCaller.map((column) => `'${column.property}'`).join(', ')}, whose SQL may depend on the caller, so one caller's values would be answered to another. Turn ttl off here.`,
+    });
+  }
   if (declared !== undefined) return [...sources];
   const unnamed = unnamedComputedValues(metadata, args.served, entity);
   const included = args.included

@@ -9,6 +9,7 @@ import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/valida
 
 const STRUCTURAL_KEYS = [
   'access',
+  'computed',
   'schema',
   'set',
   'policy',
@@ -19,6 +20,7 @@ const STRUCTURAL_KEYS = [
   'include',
   'relations',
   'operations',
+  'envelope',
 ];
 /** Settings keys that this version of Svc does not serve yet: refused rather than silently ignored. */
 const NOT_YET = new Set<string>();
@@ -56,7 +58,7 @@ export function validateEntityConfig(
     throw new ConfigurationException({ entity, path: 'count', message: 'must be true or false.' });
   validateSettings(config as Record<string, unknown>, { scope: 'entity', entity });
   checkSchema(entity, config.schema);
-  checkBlock(entity, 'filter', config.filter, ['fields', 'default', 'apply', 'limits']);
+  checkBlock(entity, 'filter', config.filter, ['fields', 'default', 'apply', 'limits', 'params']);
   checkBlock(entity, 'sort', config.sort, ['fields', 'default', 'apply']);
   checkBlock(entity, 'select', config.select, ['fields', 'default', 'apply']);
   checkBlock(entity, 'include', config.include, ['fields', 'default', 'apply', 'limits']);

@@ -1,4 +1,5 @@
 /** Embeds included relations into projected items, one batched load per include node whatever the page size. */
+import { computedSelectFor } from '../config/computed-fields';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { AdapterSession, RepositoryAdapter, Row } from '../persistence/repository-adapter';
 import { visibleRows } from '../query/visible-rows';
@@ -51,6 +52,7 @@ export async function attachIncludes(
       where,
       view,
       session: args.session,
+      ...(target && node.strategy !== 'key' ? { computed: computedSelectFor(target, args.context) } : {}),
     });
     let fields = node.strategy === 'key' ? undefined : (node.select ?? target?.select.fields);
     // A target no entity serves answers what TypeORM would load of it: every column of its rows (all alike) but its

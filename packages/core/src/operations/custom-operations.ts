@@ -3,6 +3,7 @@
  * and the projection of custom results (entity fields, or `schema.output`), ETag and the list envelope for
  * `cardinality: 'many'`.
  */
+import { computedSelectFor } from '../config/computed-fields';
 import { computeEtag } from '../cache/etag';
 import type { FindManyQuery } from '../config/entity-config';
 import { ConfigurationException } from '../errors/configuration-exception';
@@ -59,7 +60,12 @@ export const customWriteHandlerStage = stage('handler', { phase: 'act', gives: [
 
 /** readAfter: the addressed row after the write, whatever its soft-delete state, for the event it publishes. */
 export const readAfterStage = stage('readAfter', { phase: 'reread', needs: ['key'] }, async (call, state) => {
-  state.row = await call.entity.adapter.findOne({ key: state.key, view: 'all', session: state.session });
+  state.row = await call.entity.adapter.findOne({
+    key: state.key,
+    view: 'all',
+    session: state.session,
+    computed: computedSelectFor(call.entity, call.context),
+  });
 });
 
 /** outcome: a custom write's, with its `realtimeEvent` when it names one; without, it only drops cached reads. */

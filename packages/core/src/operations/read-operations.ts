@@ -1,5 +1,6 @@
 /** The stages of findMany and findOne of their own: resolve the query, read, build the envelope or the item. */
 import { ConfigurationException } from '../errors/configuration-exception';
+import { computedSelectFor, readsWithComputed } from '../config/computed-fields';
 import type { FindManyQuery } from '../config/entity-config';
 import { buildListQueryConfig } from '../query/build-list-query-config';
 import { checkKeysetConfig } from '../query/check-keyset-config';
@@ -29,7 +30,11 @@ export const listReadStage = stage(
   'read',
   { phase: 'act', needs: ['plan'], gives: ['result'] },
   async (call, state) => {
-    state.result = await handlersOf(call.entity.adapter).findMany({ query: state.plan }, call.context);
+    const computed = computedSelectFor(call.entity, call.context);
+    const handlers = computed
+      ? createBuiltInHandlers(readsWithComputed(call.entity.adapter, computed))
+      : handlersOf(call.entity.adapter);
+    state.result = await handlers.findMany({ query: state.plan }, call.context);
   },
 );
 

@@ -160,7 +160,9 @@ const servedNames = new WeakMap<ResolvedEntity, ServedNames>();
 function servedNamesOf(entity: ResolvedEntity): ServedNames {
   let names = servedNames.get(entity);
   if (!names) {
-    const fields = new Set(entity.output.fields);
+    // Computed fields are the writer's (`favorited` by whoever wrote): an event carries none; a subscriber reads them.
+    const computed = new Set(entity.computed.map((field) => field.name));
+    const fields = new Set(entity.output.fields.filter((name) => !computed.has(name)));
     const changeable = new Set([...fields, ...entity.metadata.relations.map((relation) => relation.property)]);
     servedNames.set(entity, (names = { fields, changeable }));
   }

@@ -3,6 +3,7 @@
  * `filter.apply` ANDed into every read and every addressed row, and soft delete in force. A row outside the scope is
  * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
  */
+import { computedSelectFor } from '../config/computed-fields';
 import type { EntityKey } from '../persistence/entity-metadata';
 import type {
   AdapterSession,
@@ -68,7 +69,13 @@ export function scopedRepository(
     args === undefined || isHandlerContext(args) ? undefined : (args as T);
   /** The row as stored now, in the call's transaction. */
   const reread = async (key: EntityKey, args: { session?: AdapterSession } | undefined) =>
-    adapter.findOne({ key, where: await scope(), view: 'all', session: sessionOf(args) });
+    adapter.findOne({
+      key,
+      where: await scope(),
+      view: 'all',
+      session: sessionOf(args),
+      computed: computedSelectFor(call.entity, call.context),
+    });
 
   /** The built-in list handler over this repository, made the first time the call shape needs it. */
   let listHandlers: ReturnType<typeof createBuiltInHandlers> | undefined;
@@ -77,6 +84,7 @@ export function scopedRepository(
     if (isPortFindMany(args)) {
       const where = andFilters(await scope(), args.where);
       return adapter.findMany({
+        computed: computedSelectFor(call.entity, call.context),
         ...args,
         where,
         sort: args.sort ?? [],
@@ -104,9 +112,21 @@ export function scopedRepository(
       if (isRecord(args) && 'key' in args) {
         const port = args as unknown as FindOneArgs;
         const where = andFilters(await scope(), port.where);
-        return adapter.findOne({ ...port, where, view: view(port.view), session: sessionOf(port) });
+        return adapter.findOne({
+          computed: computedSelectFor(call.entity, call.context),
+          ...port,
+          where,
+          view: view(port.view),
+          session: sessionOf(port),
+        });
       }
-      return adapter.findOne({ key: keyOf(args), where: await scope(), view: view(), session: sessionOf() });
+      return adapter.findOne({
+        key: keyOf(args),
+        where: await scope(),
+        view: view(),
+        session: sessionOf(),
+        computed: computedSelectFor(call.entity, call.context),
+      });
     },
     insert: (values, args) =>
       writing(argsOf(args), async (write) => {

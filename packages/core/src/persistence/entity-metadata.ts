@@ -52,6 +52,8 @@ export interface ColumnMetadata {
    * default filter, sort, search or aggregate lists, where the database has no such column to compare.
    */
   readonly virtual?: boolean;
+  /** A field of the entity's `computed` config (virtual as well): its SQL is rendered per call, for the caller. */
+  readonly computed?: boolean;
   /** False where the ORM never writes the column on insert (TypeORM's `insert: false`): a create drops a value for it. */
   readonly insertable?: false;
   /**

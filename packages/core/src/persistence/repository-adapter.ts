@@ -2,6 +2,7 @@
 import type { PlatformPackage } from '../errors/supported-versions';
 import type { FilterNode, RowView, SortKey } from './query-ast';
 import type { EntityKey, EntityMetadata } from './entity-metadata';
+import type { ComputedSelect } from './sql-fragment';
 
 /** A unit of work opened by `RepositoryAdapter.transaction`; opaque to core. */
 export interface AdapterSession {
@@ -33,6 +34,8 @@ export interface FindManyArgs {
    * writer lock covers it). Only with a `session`, and never with `count`'s second statement.
    */
   readonly lock?: boolean;
+  /** The entity's `computed` fields, as SQL for this caller: selected beside the columns, under their names. */
+  readonly computed?: readonly ComputedSelect[];
 }
 
 export interface FindManyResult {
@@ -53,6 +56,8 @@ export interface FindOneArgs {
   /** Lock the row for the rest of the transaction (`SELECT ... FOR UPDATE` where the database has it). */
   readonly lock?: boolean;
   readonly session?: AdapterSession;
+  /** The entity's `computed` fields, as SQL for this caller: selected beside the columns, under their names. */
+  readonly computed?: readonly ComputedSelect[];
 }
 
 export interface LoadRelationArgs {
@@ -70,6 +75,8 @@ export interface LoadRelationArgs {
   /** Which target rows are visible when the target has a soft-delete marker. */
   readonly view: RowView;
   readonly session?: AdapterSession;
+  /** The target entity's `computed` fields, as SQL for this caller (not with `keysOnly`). */
+  readonly computed?: readonly ComputedSelect[];
 }
 
 export interface WriteArgs {

@@ -4,6 +4,7 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { FilterNode, RowView } from '../persistence/query-ast';
 import { visibleRows } from '../query/visible-rows';
+import { computedSelectFor } from '../config/computed-fields';
 import type { OperationCall } from './operation-call';
 
 export interface LoadRowOptions {
@@ -16,7 +17,9 @@ export interface LoadRowOptions {
 
 export async function loadRow(call: OperationCall, key: EntityKey, options: LoadRowOptions): Promise<Row> {
   const { id = call.request.id, ...read } = options;
-  const row = await call.entity.adapter.findOne({ key, where: await scopeFilter(call), ...read });
+  // A locked read comes before a write, which reads the row back: only a served read computes the computed fields.
+  const computed = read.lock ? undefined : computedSelectFor(call.entity, call.context);
+  const row = await call.entity.adapter.findOne({ key, where: await scopeFilter(call), ...read, computed });
   if (!row) throw new NotFoundException(call.entity.name, id);
   return row;
 }

@@ -1,4 +1,5 @@
 /** The tree of relations a read embeds (`include=`), as the query resolves it and the embedding step walks it. */
+import type { ResolvedComputed } from '../config/computed-fields';
 import type { FilterConfig } from '../config/entity-config';
 import type { EntityMetadata, RelationMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
@@ -14,6 +15,7 @@ export interface IncludeTarget extends ReachableEntity {
   readonly softDeleteOnReads: boolean;
   readonly select: { readonly fields: readonly string[] };
   readonly adapter: RepositoryAdapter;
+  readonly computed: readonly ResolvedComputed[];
 }
 
 export interface IncludeNode {

@@ -43,6 +43,7 @@ export function leanOr(
 ): Stage {
   const { returnsWrittenRows, returnsInsertedRows } = entity.adapter;
   const returned = returns === 'inserted' ? returnsWrittenRows || returnsInsertedRows : returnsWrittenRows;
-  if (!lean || !returned) return guarded;
+  // A written row lacks the computed fields: an entity with some is read back, in the guarded write.
+  if (!lean || !returned || entity.computed.length > 0) return guarded;
   return branch('lean', { needs: ['values'] }, writesAlone, lean, [guarded]);
 }

@@ -5,6 +5,7 @@ import type { AdapterSession, Row } from '../../persistence/repository-adapter';
 import type { OperationCall } from '../operation-call';
 import { scopeFilter } from '../load-row';
 import { stage } from '../stage';
+import { computedSelectFor } from '../../config/computed-fields';
 
 /**
  * The written row as the database now holds it. Under `filter.apply` a write may not move a row out of the caller's
@@ -17,8 +18,10 @@ export async function rereadInScope(
   written?: Row,
 ): Promise<Row> {
   const scope = await scopeFilter(call);
-  if (written && !scope) return written;
-  const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session });
+  // A written row lacks the computed fields, which only a read computes.
+  if (written && !scope && call.entity.computed.length === 0) return written;
+  const computed = computedSelectFor(call.entity, call.context);
+  const row = await call.entity.adapter.findOne({ key, where: scope, view: 'all', session, computed });
   if (row) return row;
   if (!scope) throw new NotFoundException(call.entity.name, call.request.id);
   throw outsideScope(call);

@@ -27,7 +27,7 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
     innerGives: 'declared',
     run: async (call, state) => {
       const ttl = ttlOf(call.settings);
-      if (ttl === false || embedsScopedRows(call)) return runStages(call, read, state);
+      if (ttl === false || embedsScopedRows(call) || servesComputed(call)) return runStages(call, read, state);
       const { resultCache, name } = call.entity;
       const key = resultCache.key(name, {
         scope: call.entity.cacheScope + (await reachThrough(call)),
@@ -63,6 +63,31 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
  * `cacheKey` partition those reads would be shared between callers, so they are not cached (the boot check cannot see
  * peers resolved after this entity, so the peers are asked here).
  */
+/**
+ * Whether the read may serve `computed` fields of a related entity, as deep as an include may go: they may depend on
+ * the caller, so such a read is never cached (an entity's own computed fields refuse `cache.ttl` at bootstrap).
+ */
+function servesComputed({ entity, operation }: OperationCall): boolean {
+  let known = computedReach.get(operation);
+  if (known === undefined) {
+    const seen = new Set<ResolvedEntity>();
+    const reaches = (owner: ResolvedEntity, relations: readonly RelationMetadata[], depth: number): boolean =>
+      relations.some((relation) => {
+        const peer = owner.peer(relation.target);
+        if (!peer || seen.has(peer)) return false;
+        seen.add(peer);
+        if (peer.computed.length > 0) return true;
+        const next = [...peer.include.relations.values()].map((includable) => includable.relation);
+        return depth < entity.include.maxDepth && reaches(peer, next, depth + 1);
+      });
+    known = entity.computed.length > 0 || reaches(entity, operation.readsThrough ?? [], 1);
+    computedReach.set(operation, known);
+  }
+  return known;
+}
+
+const computedReach = new WeakMap<object, boolean>();
+
 function embedsScopedRows({ entity, operation }: OperationCall): boolean {
   if (entity.resultCache.partitioned) return false;
   return (operation.readsThrough ?? []).some((relation) => entity.peer(relation.target)?.filterApply !== undefined);
