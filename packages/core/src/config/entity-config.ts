@@ -261,6 +261,13 @@ export interface EntityStructure<T = unknown> {
    * surface; never written, filtered, sorted, searched or aggregated.
    */
   readonly computed?: ComputedConfig<T>;
+  /**
+   * A child collection under a row of another entity (`@Controller('articles/:slug/comments')`): `relation` is the
+   * owning to-one link to the parent, `param` the route parameter naming it, `field` the parent's column it holds
+   * (default: its primary key). Each operation reaches only that parent's rows, a create links to it, and a parent
+   * the caller cannot see answers 404 naming the parent.
+   */
+  readonly parent?: { readonly relation: FieldOf<T>; readonly param: string; readonly field?: string };
 }
 
 /** `access`: a role per caller, and a rule per role. */

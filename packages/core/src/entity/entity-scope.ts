@@ -33,6 +33,7 @@ export function listArgs(scope: EntityScope) {
     metadata: scope.metadata,
     related: scope.related,
     filter: config.filter,
+    serverFilter: scope.reads.serverFilter,
     sort: config.sort,
     select: scope.reads.select,
     search: scope.reads.search,

@@ -22,6 +22,7 @@ import type { EntityScope } from './entity-scope';
 import { resolveEntityOperations } from './resolve-entity-operations';
 import { resolveInputs } from './resolve-inputs';
 import { resolveLookup } from './resolve-lookup';
+import { resolveParent } from './resolve-parent';
 import { resolveReadShape } from './resolve-read-shape';
 import { refuseFixedDeleteMarker, resolveSoftDelete } from './resolve-soft-delete';
 import type { ResolveEntityArgs, ResolvedEntity } from './resolved-entity';
@@ -43,6 +44,10 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   );
   if (adapter !== args.adapter) args = { ...args, adapter };
   const metadata = adapter.metadata;
+  const parent = resolveParent(name, metadata, config, args.peers, buildForcedValues(name, config.set));
+  // A child collection's link to its parent is part of its `filter.apply`, wherever that is read.
+  if (parent.filterApply !== config.filter?.apply)
+    args = { ...args, config: { ...config, filter: { ...config.filter, apply: parent.filterApply } } };
   const soft = resolveSoftDelete(name, entitySettings, metadata);
   const related = adapter.metadataOf?.bind(adapter);
   const reads = resolveReadShape({ name, args, metadata, related });
@@ -66,18 +71,18 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
     ...(itemOperation ? { itemOperation } : {}),
     name,
     target,
-    config,
+    config: args.config,
     metadata,
     adapter,
     computed: computed.fields,
     lookup: resolveLookup(name, entitySettings, metadata),
     operations,
-    filterApply: config.filter?.apply,
+    filterApply: parent.filterApply,
     serverFilter: reads.serverFilter,
     input: inputs,
     output: { fields: reads.outputItem ?? reads.select.fields },
     select: reads.select,
-    forced: buildForcedValues(name, config.set),
+    forced: parent.forced,
     ...(batch ? { batch } : {}),
     ...(aggregate ? { aggregate } : {}),
     references: toOneReferences(metadata),

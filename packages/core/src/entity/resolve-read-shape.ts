@@ -41,7 +41,15 @@ export function resolveReadShape(args: {
 }): ReadShape {
   const { name, metadata, related } = args;
   const { config, adapter } = args.args;
-  const serverFilter = buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } });
+  const serverFilter = withParentPath(
+    buildFilterAllowlist({ entity: name, metadata, filter: { limits: config.filter?.limits } }),
+    buildFilterAllowlist({
+      entity: name,
+      metadata,
+      related,
+      filter: { fields: parentPath(config, metadata, related) },
+    }),
+  );
   const maxLength = serverFilter.limits.maxLikePatternLength;
   const include = buildIncludeConfig({ entity: name, metadata, include: config.include, relations: config.relations });
   if (include.relations.size > 0 && !adapter.loadRelation) {
@@ -113,4 +121,20 @@ function refuseUnreadablePath(view: ResolvedEntity, relation: string, path: stri
   const readable = view.select.fields.map((name) => `${relation}.${name}`);
   const [code, what] = REFUSALS[param];
   throw new QueryInvalidException([{ param, code, detail: `'${path}' is not ${what}.${suggestion(path, readable)}` }]);
+}
+
+/** A child collection's link to its parent by key (`shelf.id`), which its `filter.apply` compares: none otherwise. */
+function parentPath(
+  config: ResolveEntityArgs['config'],
+  metadata: EntityMetadata,
+  related: RelatedMetadata | undefined,
+): string[] {
+  const relation = metadata.relations.find((candidate) => candidate.property === config.parent?.relation);
+  const key = relation && related?.(relation.target).primaryKeys[0];
+  return relation && key ? [`${relation.property}.${key}`] : [];
+}
+
+function withParentPath(own: FilterAllowlist, parent: FilterAllowlist): FilterAllowlist {
+  if (parent.fields.size === 0) return own;
+  return { ...own, fields: new Map([...own.fields, ...parent.fields]) };
 }

@@ -10,6 +10,7 @@ import { isPlainObject, SETTINGS_KEYS, validateSettings } from '../config/valida
 const STRUCTURAL_KEYS = [
   'access',
   'computed',
+  'parent',
   'schema',
   'set',
   'policy',

@@ -140,6 +140,7 @@ export function listConfig(call: OperationCall) {
     metadata: entity.metadata,
     related: entity.adapter.metadataOf?.bind(entity.adapter),
     filter: entity.config.filter,
+    serverFilter: entity.serverFilter,
     sort: entity.config.sort,
     settings: call.settings,
     select: entity.select,

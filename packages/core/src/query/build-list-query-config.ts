@@ -19,6 +19,7 @@ import type { PaginationStrategy } from '../pagination/pagination-strategy';
 import { comparableColumn, relationOfPath, resolveFieldPath, type RelatedMetadata } from '../config/resolve-field-path';
 import type { SearchConfig } from './search-config';
 import { buildSelectConfig, type SelectConfig } from './select-config';
+import { buildFilterParams } from './filter-params';
 
 const DEFAULT_LIMITS: FilterLimits = { maxDepth: 3, maxInValues: 100, maxLikePatternLength: 200, maxTerms: 100 };
 
@@ -232,11 +233,16 @@ export function buildListQueryConfig(
     outputFields?: readonly string[];
     relationScope?: ListQueryConfig['relationScope'];
     strategies?: ReadonlyMap<string, PaginationStrategy>;
+    /** What `filter.apply` may compare, when the entity's is wider than its own columns (a child collection's link). */
+    serverFilter?: FilterAllowlist;
   },
 ): ListQueryConfig {
   const select = args.select ?? buildSelectConfig(args.entity, args.metadata, undefined);
   const filter = buildFilterAllowlist({ ...args, select });
   const sort = buildSortAllowlist({ ...args, select });
+  const strategy =
+    (args.strategies ?? BUILT_IN_STRATEGIES).get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy;
+  const filterParams = buildFilterParams(args.entity, args.filter?.params, filter, strategy.params);
   const columns = new Map(args.metadata.columns.map((column) => [column.property, column]));
   const refuseCursorKey = (field: string) => {
     if (relationOfPath(field, columns))
@@ -255,13 +261,16 @@ export function buildListQueryConfig(
     columns,
     refuseCursorKey,
     filter,
-    serverFilter: buildFilterAllowlist({
-      entity: args.entity,
-      metadata: args.metadata,
-      filter: { limits: args.filter?.limits },
-    }),
+    serverFilter:
+      args.serverFilter ??
+      buildFilterAllowlist({
+        entity: args.entity,
+        metadata: args.metadata,
+        filter: { limits: args.filter?.limits },
+      }),
     filterDefault:
       args.filter?.default === undefined ? undefined : bootstrapFilter(args.entity, args.filter.default, filter),
+    ...(filterParams ? { filterParams } : {}),
     filterApply: checkFunction(args.entity, 'filter.apply', args.filter?.apply),
     sort,
     sortDefault: args.sort?.default === undefined ? [] : bootstrapSort(args.entity, args.sort.default, sort),
@@ -273,8 +282,7 @@ export function buildListQueryConfig(
     relationScope: args.relationScope,
     softDelete: args.softDelete,
     pagination: {
-      strategy:
-        (args.strategies ?? BUILT_IN_STRATEGIES).get(args.settings.pagination.strategy) ?? OffsetPaginationStrategy,
+      strategy,
       defaultLimit: args.settings.pagination.defaultLimit,
       maxLimit: args.settings.pagination.maxLimit,
       count: args.settings.pagination.count,

@@ -52,6 +52,14 @@ export async function forcedValues(
     throw new ConfigurationException({ entity, path, message: 'must return an object of field values, or undefined.' });
   const out: Row = {};
   for (const [field, value] of Object.entries(forced)) {
+    // An owning to-one relation takes a reference, `{ <key>: value }` (a child collection's link to its parent).
+    const toOne = metadata.relations.find(
+      (relation) => relation.property === field && (relation.kind === 'many-to-one' || relation.joinColumns.length > 0),
+    );
+    if (toOne && (value === null || isPlainObject(value))) {
+      out[field] = value;
+      continue;
+    }
     const column = metadata.columns.find((candidate) => candidate.property === field);
     if (!column || column.primary || column.generated || column.virtual) {
       throw new ConfigurationException({
