@@ -1,4 +1,5 @@
 /** The settings keys (`SvcSettings`) merged through the precedence chain: built-in → global → entity → operation → call. */
+import type { ErrorFormat } from '../errors/error-format';
 
 export type PaginationStrategyName = 'offset' | 'page' | 'cursor' | 'since' | 'none' | (string & {});
 
@@ -40,6 +41,12 @@ export interface DeleteSettings {
 export interface ErrorSettings {
   /** Serve driver-level detail in error responses. @default false */
   readonly exposeInternals?: boolean;
+  /**
+   * The app's error answer over REST: called with each error's problem object; what it returns is sent (its status,
+   * its JSON body), `undefined` keeps the problem+json answer. GraphQL and MCP keep their own shapes.
+   * @default problem+json for every error
+   */
+  readonly format?: ErrorFormat;
 }
 
 export type RealtimeEventId = 'created' | 'updated' | 'patched' | 'deleted' | 'restored';
@@ -113,7 +120,7 @@ export interface ResolvedSettings {
     readonly count: boolean;
     readonly since: { readonly field: string };
   };
-  readonly errors: { readonly exposeInternals: boolean };
+  readonly errors: { readonly exposeInternals: boolean; readonly format?: ErrorFormat };
   readonly cache:
     { readonly ttl: number | false; readonly etag: boolean; readonly dependsOn?: readonly Function[] } | false;
   readonly delete: { readonly field: string; readonly strategy: DeleteStrategy } | false;

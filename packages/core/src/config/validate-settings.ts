@@ -51,7 +51,14 @@ const SHAPES: Readonly<Record<string, ObjectShape>> = {
       since: { keys: { field: nonEmptyString } },
     },
   },
-  errors: { keys: { exposeInternals: boolean } },
+  errors: {
+    keys: {
+      exposeInternals: boolean,
+      format: (value, _path, fail) => {
+        if (typeof value !== 'function') fail('must be a function (problem) => ({ status, body }) | undefined.');
+      },
+    },
+  },
   cache: {
     falseable: true,
     keys: {

@@ -12,7 +12,7 @@ export interface ConfigurationProblem {
 
 /** Raised at bootstrap (or for faults of server code found at request time) with code SVC_CONFIG_INVALID. */
 export class ConfigurationException extends SvcException {
-  readonly entity?: string;
+  override readonly entity?: string;
   readonly path?: string;
 
   constructor(problem: ConfigurationProblem) {

@@ -11,6 +11,8 @@ export interface ProblemDetails {
   detail: string;
   instance?: string;
   code: SvcErrorCode;
+  /** The entity the error is about, where Svc knows it (an operation of that entity failed). */
+  entity?: string;
   errors?: SvcErrorItem[];
   requestId?: string;
   params?: Record<string, unknown>;
@@ -40,6 +42,7 @@ export function toProblemDetails(error: unknown, options: ProblemDetailsOptions 
     code: exception.code,
   };
   if (options.instance !== undefined) body.instance = options.instance;
+  if (exception.entity !== undefined) body.entity = exception.entity;
   if (exception.errors && exception.errors.length > 0) body.errors = [...exception.errors];
   if (exception.params) body.params = { ...exception.params };
   if (options.requestId !== undefined) body.requestId = options.requestId;

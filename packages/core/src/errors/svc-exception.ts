@@ -20,6 +20,8 @@ export interface SvcExceptionOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Status for SVC_HTTP_ERROR, which carries the status of a framework error; other codes keep their catalog status. */
   readonly status?: number;
+  /** The entity the error is about; the engine sets it on an error an entity's operation raises, when unset. */
+  readonly entity?: string;
 }
 
 /** Base of every error Svc raises on purpose. */
@@ -30,6 +32,11 @@ export class SvcException extends Error {
   readonly params?: Readonly<Record<string, unknown>>;
   override readonly cause?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The entity the error is about (served as the problem's `entity` member): set where it is raised, or by the engine
+   * when an operation of an entity fails with an error that names none.
+   */
+  entity?: string;
 
   constructor(
     readonly code: SvcErrorCode,
@@ -44,6 +51,7 @@ export class SvcException extends Error {
     this.params = options.params;
     this.cause = options.cause;
     this.headers = options.headers;
+    if (options.entity !== undefined) this.entity = options.entity;
   }
 }
 

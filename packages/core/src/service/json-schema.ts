@@ -107,6 +107,7 @@ export const PROBLEM_JSON_SCHEMA: JsonSchema = {
     detail: { type: 'string', description: 'What went wrong and what to do next.' },
     instance: { type: 'string' },
     code: { type: 'string', pattern: '^SVC_', description: 'The SVC_* code.' },
+    entity: { type: 'string', description: 'The entity the error is about, where Svc knows it.' },
     errors: {
       type: 'array',
       items: {

@@ -18,6 +18,9 @@ import { inOperationSpan } from './operation-span';
 /** Marks an exception whose operation serves driver detail (`errors.exposeInternals`). */
 export const EXPOSE_INTERNALS = Symbol.for('svc.exposeInternals');
 
+/** Carries, on an exception, the `errors.format` in force for the operation that raised it (REST answers with it). */
+export const ERROR_FORMAT = Symbol.for('svc.errorFormat');
+
 export class SvcEngine {
   /** Each operation's stage list, resolved once. */
   private readonly flows = new Map<string, OperationFlow>();
@@ -120,7 +123,12 @@ export class SvcEngine {
   private async run(request: ExecuteRequest): Promise<ExecuteResponse> {
     const engine = this.engineFor(request.context);
     if (engine !== this) return engine.run(request);
-    const call = this.callOf(request);
+    let call: OperationCall;
+    try {
+      call = this.callOf(request);
+    } catch (error) {
+      throw this.stamped(error);
+    }
     const { operation, settings } = call;
     try {
       checkInputDepth(request, this.entity.maxInputDepth);
@@ -131,9 +139,18 @@ export class SvcEngine {
       const response = state.response as ExecuteResponse;
       return call.outcomes.length > 0 ? { ...response, outcomes: call.outcomes } : response;
     } catch (error) {
-      const exception = error instanceof SvcException ? error : new InternalException(error);
+      const exception = this.stamped(error);
       if (settings.errors.exposeInternals) Object.defineProperty(exception, EXPOSE_INTERNALS, { value: true });
+      if (settings.errors.format && !Object.prototype.hasOwnProperty.call(exception, ERROR_FORMAT))
+        Object.defineProperty(exception, ERROR_FORMAT, { value: settings.errors.format });
       throw exception;
     }
+  }
+
+  /** The failure as an Svc exception naming the entity it is about (this one, unless it names another already). */
+  private stamped(error: unknown): SvcException {
+    const exception = error instanceof SvcException ? error : new InternalException(error);
+    exception.entity ??= this.entity.name;
+    return exception;
   }
 }

@@ -770,6 +770,7 @@ describe('toProblemDetails', () => {
         detail: expect.stringContaining('2 problems'),
         instance: '/books',
         code: 'SVC_QUERY_INVALID',
+        entity: 'Book',
         errors: [
           expect.objectContaining({ param: 'filter[titel]', code: 'field_not_filterable' }),
           expect.objectContaining({ param: 'sort', code: 'field_not_sortable' }),
