@@ -17,6 +17,8 @@ export interface ListQueryConfig {
   /** Every own column with every operator its kind takes: what server-side `filter.apply` may use. */
   readonly serverFilter: FilterAllowlist;
   readonly filterDefault?: FilterNode;
+  /** `filter.params`: plain query parameters by name, each the filter path it tests for equality. */
+  readonly filterParams?: ReadonlyMap<string, string>;
   readonly filterApply?: FilterConfig['apply'];
   readonly sort: SortAllowlist;
   readonly sortDefault: readonly SortKey[];

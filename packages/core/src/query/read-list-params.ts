@@ -23,6 +23,8 @@ export interface WireListQuery {
   relationSelects?: Map<string, string>;
   /** Pagination parameters (limit, offset, page[number], page[size], cursor, since), for the strategy to read. */
   paging?: Map<string, string>;
+  /** `filter.params` the request sent, by parameter name. */
+  params?: Map<string, string>;
 }
 
 const SCALAR_PARAMS = new Map<string, keyof WireListQuery>([
@@ -41,7 +43,12 @@ const NOT_TAKEN = new Map<string, string>([
   ['page', 'page takes only page[number] and page[size]. Remove the other page parameters.'],
 ]);
 
-export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireListQuery {
+/** `filterParams`: the resource's `filter.params`, by parameter name (each its filter path). */
+export function readListParams(
+  pairs: QueryPairs,
+  errors: QueryErrors,
+  filterParams?: ReadonlyMap<string, string>,
+): WireListQuery {
   const query: WireListQuery = {};
   const seen = new Set<string>();
   for (const [key, value] of pairs) {
@@ -59,6 +66,18 @@ export function readListParams(pairs: QueryPairs, errors: QueryErrors): WireList
       }
       seen.add(key);
       query[scalar as 'sort'] = value;
+      continue;
+    }
+    if (filterParams?.has(key)) {
+      const params = (query.params ??= new Map());
+      if (params.has(key)) {
+        const path = filterParams.get(key)!;
+        errors.add(
+          key,
+          'repeated',
+          `${key} is given more than once. Send it once, or send filter[${path}][in][]=<value> for each value.`,
+        );
+      } else params.set(key, value);
       continue;
     }
     if (key === 'filter') {
@@ -171,6 +190,7 @@ export function refuseParams(
     if (kept.has(key) || wire[key] === undefined) continue;
     if (key === 'paging') wire.paging?.forEach((_value, param) => refuse(param));
     else if (key === 'relationSelects') wire.relationSelects?.forEach((_value, path) => refuse(`select[${path}]`));
+    else if (key === 'params') wire.params?.forEach((_value, param) => refuse(param));
     else refuse(key === 'filterJson' ? 'filter' : key === 'search' ? 'search[query]' : key);
   }
 }

@@ -5,6 +5,7 @@ import type { FilterAllowlist } from './filter-allowlist';
 import type { WireListQuery } from './read-list-params';
 import { resolveFilterExpression } from './resolve-filter-expression';
 import { markClientFilter } from './client-named';
+import { resolveFilterParams } from './filter-params';
 
 /**
  * The client's filter, from the JSON form (`filter=`), the bracket form (`filter[...]`) or both ANDed. Both at once
@@ -12,13 +13,16 @@ import { markClientFilter } from './client-named';
  * reckoned for one filter.
  */
 export function resolveClientFilter(
-  wire: Pick<WireListQuery, 'filter' | 'filterJson'>,
+  wire: Pick<WireListQuery, 'filter' | 'filterJson' | 'params'>,
   allowlist: FilterAllowlist,
   errors: QueryErrors,
+  /** `filter.params`, for the plain parameters the wire holds (`params`), each an `eq` on its path. */
+  params?: ReadonlyMap<string, string>,
 ): FilterNode | undefined {
   const filter = andFilters(
     wire.filterJson === undefined ? undefined : resolveFilterExpression(wire.filterJson, allowlist, errors),
     wire.filter === undefined ? undefined : resolveFilterExpression(wire.filter, allowlist, errors),
+    resolveFilterParams(wire.params, params, allowlist, errors),
   );
   if (wire.filterJson !== undefined && wire.filter !== undefined && filter) {
     const terms = conditionsIn(filter);

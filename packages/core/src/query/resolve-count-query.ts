@@ -27,6 +27,7 @@ const TAKEN: ReadonlySet<keyof WireListQuery> = new Set([
   'search',
   'withDeleted',
   'onlyDeleted',
+  'params',
 ]);
 const PROGRAMMATIC = new Set(['filter', 'search', 'withDeleted', 'onlyDeleted']);
 const TAKES = 'a count takes filter, search[query], withDeleted and onlyDeleted';
@@ -40,13 +41,15 @@ export interface CountQueryArgs {
 /** Resolves query-string pairs (`GET /count?filter[pages][gte]=100`) or a programmatic query (`service.count`). */
 export async function resolveCountQuery(query: QueryPairs | CountQuery, args: CountQueryArgs): Promise<CountPlan> {
   const errors = new QueryErrors();
-  const wire = Array.isArray(query) ? readListParams(query as QueryPairs, errors) : wireOf(query as CountQuery, errors);
+  const { list } = args;
+  const wire = Array.isArray(query)
+    ? readListParams(query as QueryPairs, errors, list.filterParams)
+    : wireOf(query as CountQuery, errors);
   refuseParams(wire, TAKEN, (param) =>
     errors.unsupportedParam(param, `${param} is not taken here: ${TAKES}. Remove it.`),
   );
-  const { list } = args;
-  const filter = resolveClientFilter(wire, list.filter, errors);
-  const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
+  const filter = resolveClientFilter(wire, list.filter, errors, list.filterParams);
+  const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined || wire.params !== undefined;
   const view = readView(wire, list, errors);
   const search = readSearch(wire, list, errors);
   errors.throwIfAny();

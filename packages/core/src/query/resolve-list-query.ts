@@ -34,7 +34,7 @@ export function resolveWireListQuery(
   context: SvcContext,
 ): Promise<ListReadPlan> {
   const errors = new QueryErrors();
-  const wire = readListParams(pairs, errors);
+  const wire = readListParams(pairs, errors, config.filterParams);
   return resolveQuery(wire, config, errors, { operation, context });
 }
 
@@ -78,8 +78,8 @@ async function resolveQuery(
   errors: QueryErrors,
   args: { operation: string; context: SvcContext },
 ): Promise<ListReadPlan> {
-  const clientFilter = resolveClientFilter(wire, config.filter, errors);
-  const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined;
+  const clientFilter = resolveClientFilter(wire, config.filter, errors, config.filterParams);
+  const hasClientFilter = wire.filterJson !== undefined || wire.filter !== undefined || wire.params !== undefined;
   const requested =
     wire.sort === undefined ? config.sortDefault : parseSortKeys(splitSortParam(wire.sort), config.sort, errors);
   const forcedKeys = config.sortApply?.(args);
