@@ -243,14 +243,14 @@ describe.each(TEST_DATABASES)('A unique conflict in a batch on $name', (db) => {
   });
 
   describe('a one-row write', () => {
-    it('keeps its answer: 409 naming the column in the detail, with no errors[]', async () => {
+    it('keeps its answer: 409 naming the column in the detail, and the field in errors[]', async () => {
       await seed([{ isbn: 'S-1' }]);
       const res = await as('a', request(http).post('/books')).send({ title: 'clash', isbn: 'S-1' });
       const problem = expectProblem(res, 409, 'SVC_CONFLICT');
       expect(problem.detail).toBe(
         'Another Book already has this isbn. Use a different value, or update the existing Book.',
       );
-      expect(problem.errors).toBeUndefined();
+      expect(problem.errors).toEqual([{ field: 'isbn', code: 'duplicate', detail: problem.detail }]);
       expect(problem.params).toBeUndefined();
     });
   });

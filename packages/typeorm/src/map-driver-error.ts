@@ -7,6 +7,7 @@ import {
   TransactionFailedException,
   UnresolvedRelationException,
   ValidationFailedException,
+  type SvcErrorItem,
 } from '@svc/core';
 import { classifyDriverError, type DriverFailure } from './classify-driver-error';
 import type { EntityTable } from './entity-table';
@@ -37,7 +38,14 @@ export function mapDriverError(error: unknown, table: EntityTable, statement: St
   switch (failure.kind) {
     case 'unique': {
       const fields = fieldsOf(failure, table);
-      return new ConflictException(uniqueDetail(fields, table), error, { unique: fields });
+      const detail = uniqueDetail(fields, table);
+      const conflict = new ConflictException(detail, error, {
+        unique: fields,
+        errors: uniqueItems(fields, table, detail),
+      });
+      // Its fields are this table's: a nested row's conflict is about the nested row's entity.
+      conflict.entity = table.name;
+      return conflict;
     }
     case 'foreignKey':
       return statement === 'delete'
@@ -62,7 +70,10 @@ function validationFailure(failure: DriverFailure, table: EntityTable, cause: un
   const field = failure.columns.length > 0 ? (propertiesOf(failure.columns, table)[0] ?? '') : '';
   const detail = rule.detail(field === '' ? 'A value' : field);
   // ValidationFailedException takes no cause argument; keep the driver error like every other mapping does.
-  return Object.assign(new ValidationFailedException([{ field, code: rule.code, detail }]), { cause });
+  return Object.assign(new ValidationFailedException([{ field, code: rule.code, detail }]), {
+    cause,
+    entity: table.name,
+  });
 }
 
 function uniqueDetail(fields: readonly string[], table: EntityTable): string {
@@ -71,6 +82,15 @@ function uniqueDetail(fields: readonly string[], table: EntityTable): string {
   }
   const what = fields.length === 1 ? `this ${fields[0]}` : `this combination of ${fields.join(', ')}`;
   return `Another ${table.name} already has ${what}. Use a different value, or update the existing ${table.name}.`;
+}
+
+/**
+ * One `duplicate` item per field of the violated set, when each is a property of the entity (a column Svc cannot map
+ * back names none). Never the value: it may be another tenant's.
+ */
+function uniqueItems(fields: readonly string[], table: EntityTable, detail: string): SvcErrorItem[] | undefined {
+  if (fields.length === 0 || fields.some((field) => !table.orm.findColumnWithPropertyPath(field))) return undefined;
+  return fields.map((field) => ({ field, code: 'duplicate', detail }));
 }
 
 function unresolvedDetail(failure: DriverFailure, table: EntityTable): string {
