@@ -21,7 +21,7 @@ import { ApplicationConfig, BaseExceptionFilter } from '@nestjs/core';
 import { BatchTooLargeException, SvcException, type SvcErrorCode } from '@svc/core';
 import type { SvcHttpRequest as Request, SvcHttpResponse as Response } from './http-exchange';
 import { EXCEPTION_FILTERS_METADATA, FILTER_CATCH_EXCEPTIONS } from './nest-metadata-keys';
-import { writeProblem } from './problem-response';
+import { formatOf, writeProblem } from './problem-response';
 import { writeSurfaceError } from './surface-errors';
 import { declarationOf } from './svc-declarations';
 import type { SvcModuleOptions } from './svc-module-options';
@@ -72,7 +72,8 @@ export class ProblemDetailsFilter extends BaseExceptionFilter implements OnModul
     }
     // An SvcException is Svc's own wherever it is thrown (a handler, a service call in the app's code): never a 500.
     if (this.options.problemDetails === 'all' || error instanceof SvcException || this.servedBySvc(host, request)) {
-      writeProblem(request, http.getResponse<Response>(), this.batchTooLarge(request, error, toSvc(error)));
+      const format = formatOf(error) ?? this.registry.errorFormat((host as Partial<ExecutionContext>).getClass?.());
+      writeProblem(request, http.getResponse<Response>(), this.batchTooLarge(request, error, toSvc(error)), format);
       return;
     }
     const appFilter = this.appFilterFor(error);

@@ -6,6 +6,7 @@ import {
   ConfigurationException,
   createSvc,
   SvcException,
+  type ErrorFormat,
   type OperationHandler,
   type SvcInstance,
   type SvcService,
@@ -132,7 +133,11 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
     await this.resolve();
     // OpenAPI metadata for @nestjs/swagger (when installed), read when the app builds its document.
     applyOpenApi(
-      this.controllers().map(({ controller, service }) => ({ controller, description: service.describe() })),
+      this.controllers().map(({ controller, service }) => {
+        const { entity } = service.engine;
+        const filterParams = (operation: string) => entity.operations.get(operation)?.list?.filterParams;
+        return { controller, description: service.describe(), rest: { envelope: entity.envelope, filterParams } };
+      }),
       { streams: this.sse !== undefined },
     );
     // A shared cache store connects before the app serves (bounded by the store), so the first reads are shared too.
@@ -205,6 +210,15 @@ export class SvcRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The engine behind a decorated controller's generated routes. */
+  /**
+   * The `errors.format` of an error that no operation raised (a guard's refusal, a body the parser refused): the
+   * entity config's on an Svc controller's route, else `SvcModule.forRoot`'s.
+   */
+  errorFormat(controller: Function | undefined): ErrorFormat | undefined {
+    const service = controller ? this.byController.get(controller) : undefined;
+    return service?.engine.entity.config.errors?.format ?? this.options.errors?.format;
+  }
+
   engineFor(controller: Function): SvcEngine {
     return this.serviceOf(controller).engine;
   }

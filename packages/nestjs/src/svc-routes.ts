@@ -4,7 +4,7 @@
  */
 import { Req, RequestMethod, RequestMapping, Res } from '@nestjs/common';
 import { SvcException, type EntityConfig, type OperationMeta, type RouteDecorator } from '@svc/core';
-import { routeTableOf, type SvcRoute } from '@svc/core/spi';
+import { ERROR_FORMAT, routeTableOf, type SvcRoute } from '@svc/core/spi';
 import {
   keepStatus,
   queryPairsOf,
@@ -18,6 +18,7 @@ import {
 import { ROUTE_PATH_METADATA } from './nest-metadata-keys';
 import { requestIdOf, writeProblem } from './problem-response';
 import { routeMethodName } from './route-method-name';
+import { envelopePlanOf, unwrapBody, wrapAnswer, type EnvelopePlan } from './rest-envelope';
 import { createEventsHandler, servesEvents } from './events-route';
 import type { SvcRegistry } from './svc-registry';
 import { SVC_REGISTRY_PROPERTY } from './svc.constants';
@@ -150,7 +151,8 @@ function createOptionsHandler(controller: Function, routes: readonly SvcRoute[])
       setHeader(response, 'Allow', [...allowedMethods(registry, controller, routes), 'OPTIONS'].join(', '));
       sendNow(response, 204);
     } catch (error) {
-      writeProblem(request, response, error);
+      const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined;
+      writeProblem(request, response, error, registry?.errorFormat(controller));
     }
   };
 }
@@ -188,12 +190,15 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
       if (takesBody && hasBody(request) && !isJson(request) && !(takesJsonPatch && isJsonPatch(request))) {
         throw new SvcException('SVC_UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' });
       }
+      const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
+      const plan = envelopePlan(registry, controller, operation);
       const body = !takesBody
         ? membersOf(route, request)
         : isJsonPatch(request)
           ? await readJson(request)
-          : request.body;
-      const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry;
+          : plan?.body !== undefined && hasBody(request)
+            ? unwrapBody(plan.body, request.body)
+            : request.body;
       const result = await registry.engineFor(controller).execute({
         operation,
         id: request.params?.[param],
@@ -213,18 +218,48 @@ function createHandler(controller: Function, route: SvcRoute, param: string, sam
       delete request.headers['if-modified-since'];
       if (result.body === undefined || result.status === 204 || result.status === 304) return undefined;
       setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
-      return result.body;
+      return plan ? wrapAnswer(plan, result.body) : result.body;
     } catch (error) {
+      const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined;
+      if (registry && error instanceof SvcException) ownedByEntity(registry, controller, error);
       // RFC 9110: a 405 names the methods the resource does take.
-      if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED') {
-        const registry = this[SVC_REGISTRY_PROPERTY] as SvcRegistry | undefined;
-        if (registry)
-          setHeader(response, 'Allow', [...allowedMethods(registry, controller, samePath()), 'OPTIONS'].join(', '));
-      }
+      if (error instanceof SvcException && error.code === 'SVC_OPERATION_DISABLED' && registry)
+        setHeader(response, 'Allow', [...allowedMethods(registry, controller, samePath()), 'OPTIONS'].join(', '));
       // Through Nest's pipeline: the app's interceptors see the error, and Svc's filter answers it as problem+json.
       throw error;
     }
   };
+}
+
+/**
+ * An error the route raised itself (a body outside its envelope, a media type it does not take) is the entity's, as
+ * an operation's is: it names the entity and answers in the entity's `errors.format`.
+ */
+function ownedByEntity(registry: SvcRegistry, controller: Function, error: SvcException): void {
+  error.entity ??= registry.engineFor(controller).entity.name;
+  if (Object.prototype.hasOwnProperty.call(error, ERROR_FORMAT)) return;
+  const format = registry.errorFormat(controller);
+  if (format) Object.defineProperty(error, ERROR_FORMAT, { value: format });
+}
+
+/** Each controller's envelope plans by operation id, from its description (built once, on the first request). */
+const envelopePlans = new WeakMap<Function, ReadonlyMap<string, EnvelopePlan>>();
+
+/** What `envelope` does to the bodies of `operation` on this controller's routes; undefined: nothing. */
+function envelopePlan(registry: SvcRegistry, controller: Function, operation: string): EnvelopePlan | undefined {
+  let plans = envelopePlans.get(controller);
+  if (!plans) {
+    const envelope = registry.engineFor(controller).entity.envelope;
+    const described = envelope ? registry.serviceOf(controller).describe().operations : [];
+    plans = new Map(
+      described.flatMap((entry) => {
+        const plan = envelopePlanOf(envelope, entry);
+        return plan ? [[entry.id, plan] as const] : [];
+      }),
+    );
+    envelopePlans.set(controller, plans);
+  }
+  return plans.get(operation);
 }
 
 /** A request that carries a body at all (a bodiless POST to a custom operation needs no Content-Type). */

@@ -16,7 +16,9 @@ import type {
   ApiSchema,
   ApiTags,
 } from '@nestjs/swagger';
-import type { EntityDescription, OperationDescription } from '@svc/core';
+import type { EntityDescription, OperationDescription, ResolvedEnvelope } from '@svc/core';
+import { envelopePlanOf } from '../rest-envelope';
+import { filterParamParameters } from './openapi-envelope';
 import { eventsOperation } from './openapi-events';
 import { operationIdOf } from './operation-names';
 import { parametersOf } from './openapi-parameters';
@@ -28,6 +30,14 @@ import { DocumentSchemas, type JsonSchema } from './openapi-components';
 export interface DocumentedController {
   readonly controller: Function;
   readonly description: EntityDescription;
+  /** What the REST routes do beyond the description: the entity's `envelope`, and each read's `filter.params`. */
+  readonly rest?: RestShape;
+}
+
+/** The REST-only shape of an entity's routes. */
+export interface RestShape {
+  readonly envelope?: ResolvedEnvelope;
+  readonly filterParams: (operation: string) => ReadonlyMap<string, string> | undefined;
 }
 
 export interface ApplyOpenApiOptions {
@@ -85,9 +95,9 @@ export function applyOpenApi(controllers: readonly DocumentedController[], optio
   // A controller decorated by an earlier app keeps the components its routes refer to: they are named first here, so
   // a controller new to this app cannot take one of those names for another shape.
   for (const { controller } of controllers) context.schemas.seed(claimed.get(controller) ?? []);
-  for (const { controller, description } of controllers) {
+  for (const { controller, description, rest } of controllers) {
     tagController(api, controller);
-    const handled = documentOperations(context, controller, description);
+    const handled = documentOperations(context, controller, description, rest);
     documentOtherRoutes(context, controller, description, { handled, streams: options.streams });
   }
   for (const { controller } of controllers)
@@ -128,6 +138,7 @@ function documentOperations(
   context: DocumentingContext,
   controller: Function,
   description: EntityDescription,
+  rest: RestShape | undefined,
 ): Set<string> {
   const { api, taken, schemas } = context;
   const prototype = controller.prototype as Record<string, unknown>;
@@ -157,6 +168,7 @@ function documentOperations(
           owner,
           // A removal's `/:memberId` names its one member in the path, in place of `?ids=`.
           standsIn: form.member ? ['ids'] : [],
+          rest,
         }),
       );
     }
@@ -252,12 +264,14 @@ function decoratorsOf(
     readonly owner: string;
     /** Query properties a path segment of this route takes the place of. */
     readonly standsIn: readonly string[];
+    readonly rest?: RestShape;
   },
 ): Decorator[] {
-  const { description, operation, path, id, schemas, owner, standsIn } = args;
+  const { description, operation, path, id, schemas, owner, standsIn, rest } = args;
   const context = { description, schemas, owner };
   const docs = operation.docs;
-  const requestBody = requestBodyOf(context, operation);
+  const plan = envelopePlanOf(rest?.envelope, operation);
+  const requestBody = requestBodyOf(context, operation, plan);
   const declared = Object.entries(
     (Reflect.getMetadata(API_OPERATION, method) as Record<string, unknown> | undefined) ?? {},
   ).filter(([, value]) => value !== '' && value !== undefined);
@@ -272,12 +286,13 @@ function decoratorsOf(
     }),
   ];
   if (docs?.tags && docs.tags.length > 0) decorators.push(api.ApiTags(...docs.tags));
-  for (const parameter of parametersOf(context, operation, path, standsIn)) {
+  const plain = filterParamParameters(context, operation, rest?.filterParams(operation.id));
+  for (const parameter of [...parametersOf(context, operation, path, standsIn), ...plain]) {
     const decorator = parameter.in === 'path' ? api.ApiParam : parameter.in === 'query' ? api.ApiQuery : api.ApiHeader;
     decorators.push(decorator(parameter));
   }
   const declaredResponses = (Reflect.getMetadata(API_RESPONSE, method) as Record<string, unknown> | undefined) ?? {};
-  for (const [status, response] of Object.entries(responsesOf(context, operation))) {
+  for (const [status, response] of Object.entries(responsesOf(context, operation, plan))) {
     if (declaredResponses[status] === undefined)
       decorators.push(api.ApiResponse({ status: Number(status), ...response }));
   }

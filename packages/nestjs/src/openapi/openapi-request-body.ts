@@ -2,6 +2,8 @@
 import type { OperationDescription } from '@svc/core';
 import type { ParameterContext } from './openapi-parameters';
 import type { JsonSchema } from './openapi-components';
+import type { EnvelopePlan } from '../rest-envelope';
+import { wrappedSchema } from './openapi-envelope';
 
 /** One OpenAPI request body object. */
 export interface RequestBodyObject {
@@ -10,9 +12,11 @@ export interface RequestBodyObject {
   readonly content: Record<string, { readonly schema: JsonSchema }>;
 }
 
+/** `plan`: the envelope the routes read a single-row body from (its JSON body only; a JSON Patch is sent bare). */
 export function requestBodyOf(
   context: ParameterContext,
   operation: OperationDescription,
+  plan?: EnvelopePlan,
 ): RequestBodyObject | undefined {
   const body = operation.schemas.body;
   if (!body) return undefined;
@@ -21,7 +25,7 @@ export function requestBodyOf(
     required: body.required,
     ...(body.description ? { description: body.description } : {}),
     content: {
-      'application/json': { schema: render(body.schema) },
+      'application/json': { schema: render(plan?.body ? wrappedSchema(plan.body, body.schema) : body.schema) },
       ...Object.fromEntries(
         Object.entries(body.alternatives ?? {}).map(([type, schema]) => [type, { schema: render(schema) }]),
       ),

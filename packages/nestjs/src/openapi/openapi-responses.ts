@@ -5,6 +5,8 @@
 import type { OperationDescription } from '@svc/core';
 import type { ParameterContext } from './openapi-parameters';
 import type { JsonSchema } from './openapi-components';
+import type { EnvelopePlan } from '../rest-envelope';
+import { envelopedAnswer } from './openapi-envelope';
 
 /** One OpenAPI response object. */
 export interface ResponseObject {
@@ -13,21 +15,26 @@ export interface ResponseObject {
   readonly content?: Record<string, { readonly schema: JsonSchema }>;
 }
 
-/** Every response of an operation, keyed by status. */
+/** Every response of an operation, keyed by status; `plan`: the envelope its successes are served in. */
 export function responsesOf(
   context: ParameterContext,
   operation: OperationDescription,
+  plan?: EnvelopePlan,
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(operation.schemas.responses)) {
     const type = response.problem ? 'application/problem+json' : 'application/json';
+    const schema =
+      response.schema && plan && !response.problem && status.startsWith('2')
+        ? envelopedAnswer(context, plan, response.schema)
+        : response.schema;
     responses[status] = {
       description: response.description,
       ...(response.headers ? { headers: { ...response.headers } as ResponseObject['headers'] } : {}),
-      ...(response.schema
+      ...(schema
         ? {
             content: {
-              [type]: { schema: context.schemas.render(response.schema, context.description, context.owner) },
+              [type]: { schema: context.schemas.render(schema, context.description, context.owner) },
             },
           }
         : {}),
