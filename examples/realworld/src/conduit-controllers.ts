@@ -1,0 +1,9 @@
+/**
+ * The controllers Conduit serves under `/api`: the app's own (users, tags) and the Svc-configured ones (articles,
+ * comments, profiles). A new controller is listed here.
+ */
+import type { Type } from '@nestjs/common';
+import { TagsController } from './tags/tags.controller';
+import { UsersController } from './users/users.controller';
+
+export const CONDUIT_CONTROLLERS: Type[] = [UsersController, TagsController];
