@@ -451,6 +451,12 @@ export interface IncludeConfigInput<T = unknown> {
 }
 
 export interface RelationConfigInput {
+  /**
+   * A to-many relation served over REST as the list of one field of its rows (`tagList: ['dragons', 'magic']`), and
+   * written as such where `write.nested.connectOrCreate` is that one field: a list replaces the members, each value
+   * connected to the row that holds it or created. GraphQL and MCP keep the related rows and the nested forms.
+   */
+  readonly values?: string;
   readonly read?: { readonly maxDepth?: number; readonly strategy?: RelationReadStrategy };
   /**
    * How clients write the relation: to-many array writes through `PUT /:id/<relation>`, sub-resource routes or JSON

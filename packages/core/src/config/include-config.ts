@@ -13,6 +13,8 @@ export interface IncludableRelation {
   /** `key`: an object holding only the target key, read from the parent's foreign key; otherwise a batched load. */
   readonly strategy: 'batch' | 'key';
   readonly maxDepth: number;
+  /** `relations.<name>.values`: REST serves the relation as this field of each row. */
+  readonly values?: string;
 }
 
 export interface IncludeConfig {
@@ -47,10 +49,12 @@ export function buildIncludeConfig(args: {
   for (const name of names) {
     const relation = byName.get(name)!;
     const read = tuned.get(name);
+    const values = valuesOf(entity, relation, args.relations?.[name]);
     relations.set(name, {
       relation,
       strategy: read?.strategy === 'key' ? 'key' : 'batch',
       maxDepth: read?.maxDepth ?? limits.maxDepth,
+      ...(values ? { values } : {}),
     });
   }
   const defaults = include?.default ?? [];
@@ -139,16 +143,17 @@ function readRelationsBlock(
       });
     }
     for (const key of Object.keys(entry)) {
-      // `write` (array writes of a to-many relation) is read by buildArrayRelations.
-      if (key === 'write') continue;
+      // `write` (array writes of a to-many relation) is read by buildArrayRelations; `values` where it is included.
+      if (key === 'write' || key === 'values') continue;
       if (key !== 'read')
         throw new ConfigurationException({
           entity,
           path: `${path}.${key}`,
-          message: `is not a known key.${suggestion(key, ['read', 'write'])}`,
+          message: `is not a known key.${suggestion(key, ['read', 'write', 'values'])}`,
         });
     }
-    if (entry.read !== undefined || !('write' in entry)) out.set(name, readRead(entity, path, relation, entry.read));
+    if (entry.read !== undefined || !('write' in entry || 'values' in entry))
+      out.set(name, readRead(entity, path, relation, entry.read));
   }
   return out;
 }
@@ -205,4 +210,18 @@ function readRead(
 
 function isToOne(relation: RelationMetadata): boolean {
   return relation.kind === 'many-to-one' || relation.kind === 'one-to-one';
+}
+
+/** `relations.<name>.values`: a field name, on a to-many relation. */
+function valuesOf(entity: string, relation: RelationMetadata, entry: RelationConfigInput | undefined) {
+  const values = isPlainObject(entry) ? entry.values : undefined;
+  if (values === undefined) return undefined;
+  const toMany = relation.kind === 'one-to-many' || relation.kind === 'many-to-many';
+  if (typeof values !== 'string' || values === '' || !toMany)
+    throw new ConfigurationException({
+      entity,
+      path: `relations.${relation.property}.values`,
+      message: "must name one field of the related rows (a to-many relation's), for example 'name'.",
+    });
+  return values;
 }

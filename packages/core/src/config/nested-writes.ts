@@ -27,6 +27,8 @@ export interface NestedRelation {
   readonly targetKey: ColumnMetadata;
   /** A one-to-many's relation back from the target, which each created or connected member is set to. */
   readonly inverse?: string;
+  /** `relations.<name>.values`: a list of this field's values replaces the members (connected, or created). */
+  readonly values?: string;
 }
 
 /** @default 2: a nested row, and the nested rows of its own relations. */
@@ -80,6 +82,12 @@ export function resolveNestedRelations(
     const targetKey = target.columns.find((column) => column.property === target.primaryKeys[0])!;
     const matchBy = (nested as { connectOrCreate?: string[] }).connectOrCreate;
     if (matchBy) checkUniqueSet(target, matchBy, `${path}.connectOrCreate`, fail);
+    const values = (entry as RelationConfigInput).values;
+    if (values !== undefined && (matchBy?.length !== 1 || matchBy[0] !== values))
+      fail(
+        `takes a list of ${values} values (relations.${name}.values) only as connectOrCreate: ['${values}'].`,
+        `${path}.connectOrCreate`,
+      );
     const bounded = (key: 'maxDepth' | 'maxMembers', fallback: number, max: number): number => {
       const value = write[key] ?? fallback;
       if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max)
@@ -95,6 +103,7 @@ export function resolveNestedRelations(
       maxMembers: bounded('maxMembers', DEFAULT_MAX_MEMBERS, MAX_MEMBERS),
       targetKey,
       ...(relation.kind === 'one-to-many' ? { inverse: relation.inverse } : {}),
+      ...(values !== undefined ? { values } : {}),
     });
   }
   return out;

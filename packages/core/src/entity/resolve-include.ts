@@ -68,6 +68,7 @@ export async function resolveInclude(
         relation: includable.relation,
         strategy: includable.strategy,
         target,
+        ...(includable.values ? { values: includable.values } : {}),
         children: [],
       };
       level.push(node);

@@ -16,6 +16,8 @@ export interface AttachArgs {
   readonly context: SvcContext;
   readonly operation: string;
   readonly session?: AdapterSession;
+  /** The surface that made the call: over REST, a `values` relation is served as one field of its rows. */
+  readonly surface?: string;
 }
 
 /** Sets `items[i][node.name]` for every node; `rows[i]` is the row behind `items[i]`. */
@@ -73,6 +75,15 @@ export async function attachIncludes(
       };
       items[index]![node.name] = Array.isArray(value) ? value.map(collect) : value === null ? null : collect(value);
     });
+    if (node.values !== undefined && args.surface === 'rest') {
+      const field = node.values;
+      rows.forEach((_, index) => {
+        const members = items[index]![node.name];
+        if (Array.isArray(members))
+          items[index]![node.name] = members.map((member: Record<string, unknown>) => member[field]);
+      });
+      continue;
+    }
     if (node.children.length > 0 && node.strategy !== 'key') {
       const childAdapter = target?.adapter;
       if (!childAdapter) continue;

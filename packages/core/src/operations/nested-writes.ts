@@ -114,7 +114,13 @@ async function readBodyNested(
       problems.add(path, 'too_deep', `nests deeper than relations.${name}.write.maxDepth (${nested.maxDepth}) allows.`);
       continue;
     }
-    const forms = nested.toMany ? value : [value];
+    // A list of one field's values (`tagList: ['a', 'b']`): each a connectOrCreate by it, the list replacing members.
+    const byValues = nested.values !== undefined && Array.isArray(value) && !value.some(isPlainObject);
+    const forms = byValues
+      ? (value as unknown[]).map((one) => ({ connectOrCreate: { where: { [nested.values!]: one }, create: {} } }))
+      : nested.toMany
+        ? value
+        : [value];
     if (!Array.isArray(forms)) {
       problems.add(path, 'invalid_value', `must be an array of { ${formList(nested)} }.`);
       continue;
@@ -134,7 +140,7 @@ async function readBodyNested(
       const item = await readItem(call, target, nested, form, at, depth, problems);
       if (item) items.push(item);
     }
-    (nested.toMany ? toMany : toOne).push({ nested, items });
+    (nested.toMany ? toMany : toOne).push({ nested, items, ...(byValues ? { replace: true } : {}) });
   }
   const plan = toOne.length > 0 || toMany.length > 0 ? { toOne, toMany } : undefined;
   return { body: rest, ...(plan ? { plan } : {}) };
@@ -358,12 +364,12 @@ export async function writeToMany(
   session: AdapterSession,
 ): Promise<string[]> {
   const touched: string[] = [];
-  for (const { nested, items } of plan.toMany) {
-    if (items.length === 0) continue;
+  for (const { nested, items, replace } of plan.toMany) {
+    if (items.length === 0 && !replace) continue;
     const keys = await writeItems(nested, items, session, nested.inverse ? { [nested.inverse]: parent } : undefined);
     // A member created with its relation back set is attached already; the others are attached here.
     const attach = keys.filter((_, index) => !(nested.inverse && items[index]!.form === 'create'));
-    if (attach.length > 0) {
+    if (attach.length > 0 || replace) {
       const current = await call.entity.adapter.loadRelation!({
         relation: nested.relation.property,
         parents: [parent as Row],
@@ -376,12 +382,19 @@ export async function writeToMany(
       const add = [...new Map(attach.map((key) => [String(key), key])).values()].filter(
         (key) => !members.has(String(key)),
       );
-      if (add.length > 0)
+      // A list of values names every member: the ones it leaves out are let go.
+      const kept = new Set(keys.map(String));
+      const remove = replace
+        ? ((current[0] as Row[] | null) ?? [])
+            .map((row) => row[nested.targetKey.property])
+            .filter((key) => !kept.has(String(key)))
+        : [];
+      if (add.length > 0 || remove.length > 0)
         await call.entity.adapter.updateRelation!({
           relation: nested.relation.property,
           key: parent,
           add,
-          remove: [],
+          remove,
           session,
         });
     }

@@ -127,6 +127,7 @@ export function includeArgs(call: OperationCall) {
     entity: call.entity.name,
     context: call.context,
     operation: call.operation.id,
+    surface: call.request.surface,
   };
 }
 
@@ -153,4 +154,37 @@ export function listConfig(call: OperationCall) {
   });
   if (call.operation.facts?.answers === 'list') checkKeysetConfig(entity.name, entity.metadata, list);
   return list;
+}
+
+/**
+ * embed: a write's answer carries the relations a read of the row includes by default (`include.default` and
+ * `include.apply`), as the caller's read would embed them, so a client need not read the row again. Its ETag is then
+ * the read's own.
+ */
+export const embedDefaultsStage = stage(
+  'embed',
+  { phase: 'respond', needs: ['row', 'response'] },
+  async (call, state) => {
+    const response = state.response;
+    const config = call.entity.itemOperation?.list;
+    if (!config || response.status >= 300 || !isRecord(response.body)) return;
+    const operation = { operation: call.operation.id, context: call.context };
+    const shape = await resolveProgrammaticItemQuery({}, config, operation.operation, operation.context);
+    if (shape.include.length === 0) return;
+    const body = { ...response.body };
+    await attachIncludes(shape.include, [state.row], [body], includeArgs(call));
+    const embedded = itemResponse(call, state.row, { status: response.status, body });
+    state.response = response.resourceId === undefined ? embedded : { ...embedded, resourceId: response.resourceId };
+  },
+);
+
+/** The `embed` stage where the entity includes relations by default, else nothing. */
+export function embedDefaults(entity: {
+  readonly include: { readonly default: readonly string[]; readonly apply?: unknown };
+}) {
+  return entity.include.default.length > 0 || entity.include.apply !== undefined ? [embedDefaultsStage] : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -22,6 +22,8 @@ export interface NestedItem {
 export interface NestedGroup {
   readonly nested: NestedRelation;
   readonly items: readonly NestedItem[];
+  /** A list of values (`relations.<name>.values`): the members become exactly these rows. */
+  readonly replace?: boolean;
 }
 
 /** What one body writes through its relations: to-one rows before the row itself, to-many rows after it. */

@@ -27,6 +27,8 @@ export interface IncludeNode {
   readonly target?: IncludeTarget;
   /** Fields served for each embedded row; undefined serves every column the target serves. */
   readonly select?: readonly string[];
+  /** `relations.<name>.values`: over REST, the relation is served as this field of each row. */
+  readonly values?: string;
   readonly children: IncludeNode[];
 }
 

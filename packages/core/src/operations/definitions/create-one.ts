@@ -1,4 +1,5 @@
 /** createOne: `POST /`, one row from the create slot with what `set` forces; answers 201 with the stored row. */
+import { embedDefaults } from '../read-operations';
 import { transaction } from '../../pipeline/stage';
 import { outcomeStage } from '../../pipeline/stages/outcome-stage';
 import { itemOutputStage } from '../../pipeline/stages/output-stage';
@@ -42,6 +43,7 @@ export const createOne = defineOperation({
     ),
     outcomeStage,
     itemOutputStage({ status: 201, location: true }),
+    ...embedDefaults(entity),
   ],
   replaced: (_entity, op) => [
     refuseIfMatchStage,

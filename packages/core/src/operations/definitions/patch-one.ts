@@ -2,6 +2,7 @@
  * patchOne: `PATCH /:id`, a change of the fields sent in the patch slot; the others keep their values. An RFC 6902
  * document is its other form (`json-patch-form.ts`).
  */
+import { embedDefaults } from '../read-operations';
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
 import { lookupStage } from '../../pipeline/stages/lookup-stage';
@@ -40,6 +41,7 @@ export const patchOne = defineOperation({
     leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate(entity)),
     outcomeStage,
     itemOutputStage(),
+    ...embedDefaults(entity),
   ],
   replaced: () => [
     patchInputStage,

@@ -1,4 +1,5 @@
 /** updateOne: `PUT /:id`, a replace of the update slot's fields (one left out is reset), with `set` forced over it. */
+import { embedDefaults } from '../read-operations';
 import { transaction } from '../../pipeline/stage';
 import { guardStage } from '../../pipeline/stages/guard-stage';
 import { lookupStage } from '../../pipeline/stages/lookup-stage';
@@ -36,6 +37,7 @@ export const updateOne = defineOperation({
     leanOr(entity, op.policy ? undefined : [updateAloneStage], guardedUpdate(entity)),
     outcomeStage,
     itemOutputStage(),
+    ...embedDefaults(entity),
   ],
   replaced: () => [
     inputWithSetStage('update'),
