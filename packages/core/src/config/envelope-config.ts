@@ -4,7 +4,6 @@
  */
 import { ConfigurationException } from '../errors/configuration-exception';
 import { suggestion } from './did-you-mean';
-import { isPlainObject } from './validate-settings';
 
 /** `envelope.list`: the names a list answer's `items` and `total` members take. */
 export interface ListEnvelopeConfig {
@@ -61,6 +60,13 @@ export function resolveEnvelope(entity: string, envelope: unknown): ResolvedEnve
     ...(item === undefined ? {} : { item: item as string }),
     list: Object.freeze({ items: items as string, total: total as string }),
   });
+}
+
+/** A plain object (this file imports no settings code, which the entity config's types reach). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function checkKey(value: unknown, path: string, fail: (path: string, message: string) => never): void {
