@@ -16,6 +16,7 @@ export interface Problem {
   readonly detail: string;
   readonly instance?: string;
   readonly code: string;
+  readonly entity?: string;
   readonly errors?: readonly ProblemItem[];
   readonly requestId?: string;
   readonly params?: Readonly<Record<string, unknown>>;
