@@ -12,6 +12,7 @@ import { jwtOptions } from './auth/auth-options';
 import { AuthRequired } from './auth/auth-required.guard';
 import { TokenGuard } from './auth/token.guard';
 import { CONDUIT_CONTROLLERS } from './conduit-controllers';
+import { conduitErrors } from './conduit-errors';
 import { databaseOptions, type DatabaseLocation } from './database-options';
 import { CONDUIT_ENTITIES } from './entities';
 
@@ -31,9 +32,8 @@ export class AppModule {
         TypeOrmModule.forRoot(databaseOptions(options.database)),
         TypeOrmModule.forFeature(CONDUIT_ENTITIES),
         JwtModule.register(jwtOptions(options.jwtSecret)),
-        // problemDetails 'all': every error of the app goes through Svc's filter.
-        // TODO(errors.format): add `errors: { format: conduitErrors }` (src/conduit-errors.ts).
-        SvcModule.forRoot({ infrastructure: typeorm(), problemDetails: 'all' }),
+        // Every error of the app (problemDetails 'all'), the users routes' too, answers in Conduit's shape.
+        SvcModule.forRoot({ infrastructure: typeorm(), problemDetails: 'all', errors: { format: conduitErrors } }),
       ],
       controllers: CONDUIT_CONTROLLERS,
       providers: [{ provide: APP_GUARD, useClass: TokenGuard }, AuthRequired],

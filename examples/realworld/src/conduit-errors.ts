@@ -4,18 +4,7 @@
  * a user is a `profile`), a validation failure (400 or 422) is a 422 naming each field, a conflict a 409 naming the
  * fields already taken. Other errors keep Svc's problem+json.
  */
-import type { ProblemDetails, SvcErrorItem } from '@svc/core';
-
-/** What `errors.format` reads of a problem: its status, code, items and the entity it is about. */
-export type ConduitProblem = Pick<ProblemDetails, 'status' | 'code' | 'detail' | 'errors'> & {
-  readonly entity?: string;
-};
-
-/** What `errors.format` answers: the status and the JSON body. */
-export interface ConduitErrorAnswer {
-  readonly status: number;
-  readonly body: { readonly errors: Record<string, string[]> };
-}
+import type { ErrorAnswer, ProblemDetails, SvcErrorItem } from '@svc/core';
 
 /** How the API names each entity in its errors, where that is not the entity's name lower-cased. */
 export const ENTITY_KEYS: Readonly<Record<string, string>> = { User: 'profile' };
@@ -23,7 +12,7 @@ export const ENTITY_KEYS: Readonly<Record<string, string>> = { User: 'profile' }
 /** The item codes that mean a value is missing or empty. */
 const BLANK = new Set(['required', 'blank', 'isNotEmpty', 'too_small', 'minLength']);
 
-export function conduitErrors(problem: ConduitProblem, entityKeys = ENTITY_KEYS): ConduitErrorAnswer | undefined {
+export function conduitErrors(problem: Readonly<ProblemDetails>, entityKeys = ENTITY_KEYS): ErrorAnswer | undefined {
   const entity = problem.entity ? (entityKeys[problem.entity] ?? problem.entity.toLowerCase()) : 'request';
   const answer = (status: number, errors: Record<string, string[]>) => ({ status, body: { errors } });
   const items = problem.errors ?? [];

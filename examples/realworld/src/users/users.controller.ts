@@ -3,7 +3,7 @@
  * `PUT /user`, each answering `{ "user": { username, email, bio, image, token } }`. App code rather than Svc config:
  * Svc stores and serves rows, while these routes hash and check passwords and sign tokens (see the README).
  */
-import { Body, Controller, Get, HttpCode, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ConflictException, type SvcErrorItem } from '@svc/core';
@@ -12,12 +12,10 @@ import { AuthRequired } from '../auth/auth-required.guard';
 import type { AuthenticatedRequest, TokenClaims } from '../auth/current-user';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { unauthorized } from '../auth/token.guard';
-import { ConduitErrorsFilter } from '../conduit-errors.filter';
 import { User } from '../entities';
 import { userFields, type UserFields } from './user-body';
 
 @Controller()
-@UseFilters(ConduitErrorsFilter)
 export class UsersController {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
