@@ -89,6 +89,7 @@ export class ForbiddenException extends SvcException {
     super('SVC_FORBIDDEN', {
       detail: detail ?? `The policy refused ${operation} on ${entity}. Ask for access, or act on rows you may use.`,
       params: { operation, entity },
+      entity,
     });
   }
 }
@@ -99,6 +100,7 @@ export class NotFoundException extends SvcException {
     super('SVC_NOT_FOUND', {
       detail: `${entity} ${JSON.stringify(id)} was not found. Check the id, or list the collection to find it.`,
       params: { entity, id },
+      entity,
     });
   }
 }
@@ -109,6 +111,7 @@ export class OperationDisabledException extends SvcException {
     super('SVC_OPERATION_DISABLED', {
       detail: `${operation} is disabled on ${entity}. Use another operation, or enable it in the configuration.`,
       params: { operation, entity },
+      entity,
     });
   }
 }
@@ -140,6 +143,7 @@ export class AlreadyDeletedException extends SvcException {
     super('SVC_ALREADY_DELETED', {
       detail: `${entity} ${JSON.stringify(id)} is already deleted. Restore it, or purge it to remove it for good.`,
       params: { entity, id },
+      entity,
     });
   }
 }
@@ -150,6 +154,7 @@ export class NotDeletedException extends SvcException {
     super('SVC_NOT_DELETED', {
       detail: `${entity} ${JSON.stringify(id)} is not deleted. Delete it first.`,
       params: { entity, id },
+      entity,
     });
   }
 }
@@ -160,6 +165,7 @@ export class PreconditionFailedException extends SvcException {
     super('SVC_PRECONDITION_FAILED', {
       detail: `${entity} ${JSON.stringify(id)} changed since the ETag you sent. Read it again and retry with the new ETag.`,
       params: { entity, id },
+      entity,
     });
   }
 }

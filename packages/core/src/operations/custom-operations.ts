@@ -40,8 +40,9 @@ export const customReadOutputStage = stage(
   { phase: 'respond', needs: ['plan', 'result'], gives: ['response'] },
   async (call, state) => {
     const plan = state.plan;
-    const explicitSelect = selectSent(call.request.query);
-    const response = respond(call, state.result, { plan, fields: explicitSelect ? plan.select : undefined });
+    // The list's projection where the request or the entity's `select.default`/`apply` chose one, as findMany's.
+    const chosen = selectSent(call.request.query) || call.entity.select.default || call.entity.select.apply;
+    const response = respond(call, state.result, { plan, fields: chosen ? plan.select : undefined });
     await attachCustomIncludes(call, plan, state.result, response);
     state.response = conditional(call, response);
   },

@@ -161,22 +161,21 @@ export function listConfig(call: OperationCall) {
  * `include.apply`), as the caller's read would embed them, so a client need not read the row again. Its ETag is then
  * the read's own.
  */
-export const embedDefaultsStage = stage(
-  'embed',
-  { phase: 'respond', needs: ['row', 'response'] },
-  async (call, state) => {
-    const response = state.response;
-    const config = call.entity.itemOperation?.list;
-    if (!config || response.status >= 300 || !isRecord(response.body)) return;
-    const operation = { operation: call.operation.id, context: call.context };
-    const shape = await resolveProgrammaticItemQuery({}, config, operation.operation, operation.context);
-    if (shape.include.length === 0) return;
-    const body = { ...response.body };
-    await attachIncludes(shape.include, [state.row], [body], includeArgs(call));
-    const embedded = itemResponse(call, state.row, { status: response.status, body });
-    state.response = response.resourceId === undefined ? embedded : { ...embedded, resourceId: response.resourceId };
-  },
-);
+export const embedDefaultsStage = stage('embed', { phase: 'respond', needs: ['response'] }, async (call, state) => {
+  const response = state.response;
+  const config = call.entity.itemOperation?.list ?? call.entity.listOperation?.list;
+  // A custom write's row is what its handler returned, served in the entity's shape (no output schema of its own).
+  const custom = call.operation.custom;
+  const row = custom ? (custom.outputClassFields || custom.outputList ? undefined : state.result) : state.row;
+  if (!config || response.status >= 300 || !isRecord(response.body) || !isRecord(row)) return;
+  const operation = { operation: call.operation.id, context: call.context };
+  const shape = await resolveProgrammaticItemQuery({}, config, operation.operation, operation.context);
+  if (shape.include.length === 0) return;
+  const body = { ...response.body };
+  await attachIncludes(shape.include, [row], [body], includeArgs(call));
+  const embedded = itemResponse(call, row, { status: response.status, body });
+  state.response = response.resourceId === undefined ? embedded : { ...embedded, resourceId: response.resourceId };
+});
 
 /** The `embed` stage where the entity includes relations by default, else nothing. */
 export function embedDefaults(entity: {

@@ -4,7 +4,7 @@
  * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
  */
 import { computedSelectFor } from '../config/computed-fields';
-import type { EntityKey } from '../persistence/entity-metadata';
+import type { EntityKey, RelationMetadata } from '../persistence/entity-metadata';
 import type {
   AdapterSession,
   FindManyArgs,
@@ -17,7 +17,8 @@ import type { RowId, ScopedRepository } from '../persistence/scoped-repository';
 
 export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
-import { liveView, loadRow, scopeFilter, softDeletes } from '../pipeline/load-row';
+import { liveView, loadRow, scopeFilter, scopeOf, softDeletes } from '../pipeline/load-row';
+import { UnresolvedRelationException } from '../errors/svc-exception';
 import { rereadInScope } from '../pipeline/stages/reread-stage';
 import { readLookupKey } from '../pipeline/stages/lookup-stage';
 import { ConfigurationException } from '../errors/configuration-exception';
@@ -170,6 +171,22 @@ export function scopedRepository(
         await adapter.remove(key, write);
       }),
     delete: (id, context) => (softDeletes(call) ? repository.softDelete(id, context) : repository.remove(id, context)),
+    relate: (id, relation, change, args) =>
+      writing(argsOf(args), async (write) => {
+        const current = write.session;
+        // Addressed by its route key (a slug, say); its relation is written by its primary key.
+        const row = await loadRow(call, keyOf(id), { view: view(), lock: true, session: current });
+        const key = Object.fromEntries(adapter.metadata.primaryKeys.map((name) => [name, row[name]]));
+        const found = adapter.metadata.relations.find((candidate) => candidate.property === relation);
+        if (!found || !found.kind.endsWith('many') || !adapter.updateRelation)
+          throw new ConfigurationException({
+            entity: call.entity.name,
+            message: `context.repository.relate: '${relation}' is not a to-many relation this adapter writes.`,
+          });
+        const add = change.add ?? [];
+        await requireTargetsInScope(call, found, add, write.session!);
+        await adapter.updateRelation({ relation, key, add, remove: change.remove ?? [], session: write.session! });
+      }),
   };
   return repository;
 }
@@ -210,4 +227,33 @@ async function planOf(call: OperationCall, query: FindManyQuery): Promise<ListRe
     });
   }
   return resolveProgrammaticListQuery(query, config, listing?.id ?? call.operation.id, call.context);
+}
+
+/**
+ * Rows a handler attaches must lie inside the target entity's own scope: any other answers as an id that does not
+ * exist (422), so the scope does not tell which rows exist.
+ */
+async function requireTargetsInScope(
+  call: OperationCall,
+  relation: RelationMetadata,
+  ids: readonly unknown[],
+  session: AdapterSession,
+): Promise<void> {
+  const peer = call.entity.peer(relation.target);
+  if (!peer || ids.length === 0) return;
+  const scope = await scopeOf(call, peer);
+  const key = peer.metadata.primaryKeys[0]!;
+  const { rows } = await peer.adapter.findMany({
+    where: andFilters(scope, { kind: 'condition', field: key, operator: 'in', value: [...ids] }),
+    sort: [],
+    count: false,
+    view: peer.softDeleteOnReads ? 'live' : 'all',
+    session,
+  });
+  const found = new Set(rows.map((row) => String(row[key])));
+  const missing = ids.filter((id) => !found.has(String(id)));
+  if (missing.length > 0)
+    throw new UnresolvedRelationException(
+      `${relation.property}: no ${relation.targetName} with ${key} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
+    );
 }

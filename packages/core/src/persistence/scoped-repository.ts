@@ -62,4 +62,14 @@ export interface ScopedRepository<R = Row, I = Row> extends RowRepository {
   remove(id: RowId, args?: Partial<WriteArgs> | PassedContext): Promise<void>;
   /** Soft-deletes the row where the entity soft-deletes, removes it otherwise. */
   delete(id: RowId, context?: PassedContext): Promise<void>;
+  /**
+   * Adds and removes members of one of the row's to-many relations by their keys (a user favoriting an article), in
+   * the call's transaction: the row must lie in the caller's scope, and each added row in its own entity's scope.
+   */
+  relate(
+    id: RowId,
+    relation: string,
+    change: { readonly add?: readonly unknown[]; readonly remove?: readonly unknown[] },
+    args?: Partial<WriteArgs> | PassedContext,
+  ): Promise<void>;
 }

@@ -16,8 +16,9 @@ import {
 } from '../custom-operations';
 import type { StageListOf } from '../operation-definition';
 import { policyIfAny } from './flow-parts';
+import { embedDefaults } from '../read-operations';
 
-export const customWriteStages: StageListOf = (_entity, op) => {
+export const customWriteStages: StageListOf = (entity, op) => {
   const after = op.custom?.realtimeEvent ? [readAfterStage] : [];
   return [
     refuseIfMatchStage,
@@ -32,5 +33,6 @@ export const customWriteStages: StageListOf = (_entity, op) => {
     ),
     customOutcomeStage,
     customWriteOutputStage,
+    ...(op.custom?.cardinality === 'many' ? [] : embedDefaults(entity)),
   ];
 };
