@@ -18,6 +18,11 @@ export interface AuthenticatedRequest {
 }
 
 /** The caller of a Svc operation, if signed in (for `filter.apply`, `set`, policies and computed fields). */
-export function currentUserOf(context: SvcContext): CurrentUser | undefined {
+export function currentUserOf(context: Pick<SvcContext, 'request'>): CurrentUser | undefined {
   return (context.request as AuthenticatedRequest | undefined)?.user;
+}
+
+/** Whether the caller wrote `row` (an article or a comment): its `authorId` is the caller's. */
+export function isAuthorOf(row: Readonly<Record<string, unknown>> | undefined, context: Pick<SvcContext, 'request'>) {
+  return row?.['authorId'] !== undefined && row['authorId'] === currentUserOf(context)?.id;
 }

@@ -22,6 +22,8 @@ export class Article {
   @Column({ type: 'text' }) body!: string;
   @CreateDateColumn({ name: 'created_at' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at' }) updatedAt!: Date;
+  /** The author's key, as its own column: what the policy compares with the caller. */
+  @Column({ type: 'int', name: 'author_id' }) authorId!: number;
   @ManyToOne(() => User, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'author_id' })
   author!: User;
@@ -31,4 +33,7 @@ export class Article {
   @ManyToMany(() => User)
   @JoinTable({ name: 'favorites', joinColumn: { name: 'article_id' }, inverseJoinColumn: { name: 'user_id' } })
   favoritedBy!: User[];
+  /** Computed for the caller by Svc (`computed` in the articles controller); no column. */
+  readonly favorited?: boolean;
+  readonly favoritesCount?: number;
 }

@@ -20,6 +20,8 @@ export class Comment {
   @ManyToOne(() => Article, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'article_id' })
   article!: Article;
+  /** The author's key, as its own column: what the policy compares with the caller. */
+  @Column({ type: 'int', name: 'author_id' }) authorId!: number;
   @ManyToOne(() => User, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'author_id' })
   author!: User;

@@ -10,8 +10,10 @@ export class User {
   @Column({ type: 'varchar', name: 'password_hash' }) passwordHash!: string;
   @Column({ type: 'text', nullable: true }) bio!: string | null;
   @Column({ type: 'varchar', nullable: true }) image!: string | null;
-  /** The users this one follows. */
+  /** The users this one follows (`following`, on a profile, says whether the caller follows it). */
   @ManyToMany(() => User)
   @JoinTable({ name: 'follows', joinColumn: { name: 'follower_id' }, inverseJoinColumn: { name: 'followee_id' } })
-  following!: User[];
+  followees!: User[];
+  /** Whether the caller follows this user: computed by Svc (`computed` in the profiles controller); no column. */
+  readonly following?: boolean;
 }

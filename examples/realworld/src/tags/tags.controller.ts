@@ -1,12 +1,15 @@
 /**
  * `GET /tags`: `{ "tags": ["dragons", "training"] }`, the names of the tags some article carries. App code rather
  * than Svc config: the answer is a bare list of names drawn through the articles' join table, not rows of an entity.
+ * `@Svc(Tag)` serves no route of its own: the tags an article's `tagList` creates go through its createOne.
  */
 import { Controller, Get } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { Svc } from '@svc/nestjs';
 import { Repository } from 'typeorm';
 import { Tag } from '../entities';
 
+@Svc(Tag, { operations: { createOne: { meta: { routes: { enabled: false } } } } })
 @Controller('tags')
 export class TagsController {
   constructor(@InjectRepository(Tag) private readonly tags: Repository<Tag>) {}
