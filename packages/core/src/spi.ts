@@ -142,6 +142,9 @@ export type { InstalledVersion, PackageRequire, PlatformPackage } from './errors
 export { fieldsTaking } from './service/aggregate-json-schema';
 export { MEASURE_FUNCTIONS, type MeasureFunction } from './config/aggregate-config';
 export { didYouMean } from './config/did-you-mean';
-/** A read's `computed` fields as SQL for its caller: an adapter writes each into its SELECT list. */
-export type { ComputedSelect, ColumnReference, SqlFragment, TableReference } from './persistence/sql-fragment';
+/**
+ * A read's `computed` fields as SQL for its caller: an adapter writes each into its SELECT list, each column and table
+ * reference as its ORM names it and every other value bound.
+ */
+export type { ComputedSelect } from './persistence/sql-fragment';
 export { isColumnReference, isTableReference } from './persistence/sql-fragment';
