@@ -49,6 +49,7 @@ export type {
  */
 export type {
   RepositoryAdapter,
+  ReadRouting,
   AdapterSession,
   Row,
   FindManyArgs,

@@ -258,12 +258,39 @@ export interface RepositoryAdapter {
    * no target row throw SVC_UNRESOLVED_RELATION naming them; core only passes ids not yet (or still) members.
    */
   updateRelation?(args: UpdateRelationArgs): Promise<void>;
+  /**
+   * An adapter that sends some reads to replicas keeps each caller's reads consistent with that caller's writes
+   * through this; core calls it around every operation, on every surface. Omitted: every read sees every commit.
+   */
+  readonly routing?: ReadRouting;
+}
+
+/**
+ * Read-your-writes for an adapter that reads from replicas: who calls, whether a call's reads were fresh, and when
+ * its writes are readable everywhere reads go.
+ */
+export interface ReadRouting {
+  /**
+   * Runs one operation as the caller `context`'s: the statements `run` sends are that caller's. May add headers to
+   * the answer (a consistency token the client sends back).
+   */
+  runAs<T extends { readonly headers: Readonly<Record<string, string>> }>(
+    context: Readonly<Record<string, unknown>>,
+    run: () => Promise<T>,
+  ): Promise<T>;
+  /**
+   * Resolves once the writes this call committed are readable where reads go (bounded by the adapter), or is
+   * undefined when there is nothing to wait for: realtime delivers the call's events after it.
+   */
+  readable(): Promise<void> | undefined;
+  /** False when a read of this call may have missed a committed write (a replica behind): its result is not cached. */
+  fresh(): boolean;
 }
 
 /** The port without its set-based batch writes: what a handler's `context.repository` offers, row by row. */
 export type RowRepository = Omit<
   RepositoryAdapter,
-  'insertMany' | 'updateMany' | 'updateEach' | 'softDeleteMany' | 'removeMany' | 'aggregate'
+  'insertMany' | 'updateMany' | 'updateEach' | 'softDeleteMany' | 'removeMany' | 'aggregate' | 'routing'
 >;
 
 export interface UpdateRelationArgs {

@@ -23,13 +23,14 @@ export class RealtimePublisher {
     return this.transports.length > 0;
   }
 
-  publish(events: readonly RealtimeEvent[], settings: ResolvedSettings): void {
+  /** `readable`, when given, resolves once the events' rows can be read where subscribers read: they wait on it. */
+  publish(events: readonly RealtimeEvent[], settings: ResolvedSettings, readable?: Promise<void>): void {
     for (const transport of this.transports) {
       for (const event of events) {
         // Started after the caller's own continuation, so the response never waits on it.
         this.detach(
           () =>
-            void Promise.resolve()
+            void Promise.resolve(readable)
               .then(() => transport.publish(event))
               .catch((error: unknown) => report(error, transport, event, settings)),
         );

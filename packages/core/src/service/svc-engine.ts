@@ -115,9 +115,16 @@ export class SvcEngine {
    * span named `<Entity>.<operation>` when an OpenTelemetry SDK is registered (operation-span.ts).
    */
   execute(request: ExecuteRequest): Promise<ExecuteResponse> {
-    if (!this.tracing) return this.run(request);
+    if (!this.tracing) return this.routed(request);
     const names = { entity: this.entity.name, operation: request.operation, surface: request.surface ?? 'service' };
-    return inOperationSpan(names, () => this.run(request));
+    return inOperationSpan(names, () => this.routed(request));
+  }
+
+  /** The call as its caller's, where the adapter routes reads by caller (replicas with read-your-writes). */
+  private routed(request: ExecuteRequest): Promise<ExecuteResponse> {
+    const routing = this.entity.adapter.routing;
+    if (!routing) return this.run(request);
+    return routing.runAs(request.context ?? {}, () => this.run(request));
   }
 
   private async run(request: ExecuteRequest): Promise<ExecuteResponse> {

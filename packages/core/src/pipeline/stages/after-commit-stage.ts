@@ -27,7 +27,9 @@ export async function afterCommit(
     const event = eventOf(outcome, outcome.settings ?? settings);
     return event ? [event] : [];
   });
-  if (events.length > 0) entity.publisher.publish(events, settings);
+  // Delivered once the writes are readable where reads go (a replica that has replayed them), so a subscriber that
+  // reads the row on an event finds it.
+  if (events.length > 0) entity.publisher.publish(events, settings, entity.adapter.routing?.readable());
 }
 
 /** The event of an outcome, when it is one and the operation's resolved `realtime` lets it out. */

@@ -48,7 +48,8 @@ export function resultCacheStage(read: readonly Stage[], options: { rowPolicy: b
       const generation = resultCache.generationOf(name);
       await runStages(call, read, state);
       const response = state.response;
-      if (response?.status !== 200) return;
+      // A read a replica answered before it replayed a committed write is served, not stored.
+      if (response?.status !== 200 || call.entity.adapter.routing?.fresh() === false) return;
       const entry = toResultCacheEntry({ response, ...(options.rowPolicy ? { row: state.row ?? undefined } : {}) });
       if (!entry) return;
       await resultCache.set(key, entry, ttl, { entity: name, generation });
