@@ -8,6 +8,7 @@ import type { Driver, EntityManager } from 'typeorm';
 // TypeORM's own date text, so a date Svc binds reads back as TypeORM writes it (`typeorm/util/*` on 0.3 and 1 alike).
 import { DateUtils } from 'typeorm/util/DateUtils';
 import { DIALECT_BY_TYPE } from './database-dialect';
+import { replicaRouterOf } from './replica-router';
 
 /** `:svc_p0`, `:svc_p1`, ... as `SqlParameters.bind` writes them; nothing else in the adapter's SQL starts so. */
 const PLACEHOLDER = /:(svc_p\d+)\b/g;
@@ -60,19 +61,16 @@ function asSqliteInteger(value: unknown): unknown {
 
 /**
  * The rows of a SELECT sent as it is (every driver answers a SELECT with its rows, keyed by column alias). In a
- * session it runs on the session's connection; outside one, where TypeORM's own SelectQueryBuilder reads: a replica
- * when the DataSource has `replication` (`EntityManager.query` alone would read from the primary).
+ * session it runs on the session's connection; outside one, where the replica router sends a read: a replica when
+ * the DataSource has `replication` and the caller's own writes are replayed there, else the primary
+ * (`EntityManager.query` alone would always read from the primary).
  */
 export async function rawRows(
   manager: EntityManager,
   [sql, values]: [string, unknown[]],
 ): Promise<Record<string, unknown>[]> {
   if (manager.queryRunner) return (await manager.query(sql, values)) as Record<string, unknown>[];
-  const dataSource = manager.connection;
-  const runner = dataSource.createQueryRunner(dataSource.defaultReplicationModeForReads());
-  try {
-    return (await runner.query(sql, values)) as Record<string, unknown>[];
-  } finally {
-    await runner.release();
-  }
+  return replicaRouterOf(manager.connection).read(
+    async (routed) => (await routed.query(sql, values)) as Record<string, unknown>[],
+  );
 }

@@ -5,3 +5,5 @@ export { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
 export { readEntityMetadata } from './read-entity-metadata';
 export { TypeOrmSession } from './typeorm-session';
 export type { DatabaseDialect } from './database-dialect';
+export type { ReplicaOptions, ReplicaSkipReason } from './replica-options';
+export { READ_AFTER_HEADER } from './replica-options';

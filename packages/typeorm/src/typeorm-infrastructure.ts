@@ -6,6 +6,8 @@ import { TypeOrmRepositoryAdapter } from './typeorm-repository-adapter';
 import { typeormPlatform } from './typeorm-platform';
 import { guardConnectionErrors } from './connection-error-guard';
 import { tallyStatements } from './statement-tally';
+import { resolveReplicaOptions, type ReplicaOptions } from './replica-options';
+import { replicaRouterOf } from './replica-router';
 
 export interface TypeOrmInfrastructureOptions {
   /**
@@ -14,6 +16,12 @@ export interface TypeOrmInfrastructureOptions {
    * @default undefined
    */
   readonly dataSource?: DataSource;
+  /**
+   * Reads on replicas, when the DataSource has `replication: { master, slaves }`: how long a caller's reads wait for
+   * its own writes to be replayed, and who the caller is. Without `replication` nothing is routed.
+   * @default { maxLagMs: 2000 }
+   */
+  readonly replicas?: ReplicaOptions;
 }
 
 export interface TypeOrmInfrastructure extends SvcInfrastructure {
@@ -24,6 +32,7 @@ export interface TypeOrmInfrastructure extends SvcInfrastructure {
 /** Svc persistence through TypeORM: `typeorm()` in Nest with @nestjs/typeorm, `typeorm({ dataSource })` elsewhere. */
 export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfrastructure {
   let dataSource = options.dataSource;
+  const replicas = resolveReplicaOptions(options.replicas);
   const adapters = new Map<Function, TypeOrmRepositoryAdapter>();
   return {
     name: 'typeorm',
@@ -39,6 +48,7 @@ export function typeorm(options: TypeOrmInfrastructureOptions = {}): TypeOrmInfr
       if (!dataSource.isInitialized) throw uninitializedDataSource(target);
       guardConnectionErrors(dataSource);
       tallyStatements(dataSource);
+      replicaRouterOf(dataSource, replicas);
       const adapter = new TypeOrmRepositoryAdapter(dataSource, target);
       adapters.set(target, adapter);
       return adapter;

@@ -11,6 +11,7 @@ import type {
   FindOneArgs,
   KeyedChange,
   LoadRelationArgs,
+  ReadRouting,
   RepositoryAdapter,
   UpdateRelationArgs,
   UpdateArgs,
@@ -36,6 +37,7 @@ import { exactSpellingSql, orderTerms } from './keyset-sql';
 import { aggregateSql, GROUP_TOTAL } from './aggregate-sql';
 import { updateRelationMembers } from './relation-members';
 import { lockSql, pageSql, TABLE_ALIAS, whereSql } from './select-sql';
+import { replicaRouterOf, type ReplicaRouter } from './replica-router';
 
 export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   readonly metadata: EntityMetadata;
@@ -51,12 +53,18 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
    * builder writes, and the DataSource has no subscribers (decided at construction).
    */
   private readonly rowInsert?: RowInsert;
+  /** Where reads outside a transaction go, and what each caller's writes committed (replicas). */
+  private readonly router: ReplicaRouter;
+  /** Read-your-writes, when the DataSource reads from replicas. */
+  readonly routing?: ReadRouting;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly target: Function,
   ) {
     this.table = new EntityTable(dataSource, target);
+    this.router = replicaRouterOf(dataSource);
+    if (this.router.replicated) this.routing = this.router;
     this.metadata = this.table.metadata;
     const { dialect, driver } = this.table;
     // The DataSource's subscribers hear the writes TypeORM's builders run, and only those. On SQLite the builders
@@ -82,7 +90,11 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
 
   async transaction<T>(work: (session: AdapterSession) => Promise<T>): Promise<T> {
     try {
-      return await runTransaction(this.dataSource, this.table.dialect, (manager) => work(new TypeOrmSession(manager)));
+      const result = await runTransaction(this.dataSource, this.table.dialect, (manager) =>
+        work(new TypeOrmSession(manager)),
+      );
+      await this.router.committed();
+      return result;
     } catch (error) {
       if (error instanceof WorkFailure) throw error.error;
       throw mapDriverError(error, this.table, 'write');
@@ -222,7 +234,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   async insert(values: Row, args: WriteArgs): Promise<{ key: EntityKey; row?: Row }> {
     const manager = managerOf(args.session, this.dataSource.manager);
     const entityValues = withGeneratedUuids(toEntityValues(values, this.table), this.table);
-    return this.guard('write', async () => {
+    return this.written(args, async () => {
       if (this.rowInsert) {
         const [sql, bound] = this.rowInsert.statement(entityValues);
         return this.insertedRow((await manager.query(sql, bound)) as Record<string, unknown>[]);
@@ -239,6 +251,16 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       const result = await query.execute();
       return { key: this.keyAfterInsert(entityValues, result.raw) };
     });
+  }
+
+  /**
+   * Runs a write's statement and maps what the driver throws; a write outside any session commits on its own, so
+   * it is recorded as its caller's then (`transaction` records the others once they commit).
+   */
+  private async written<T>(args: WriteArgs, run: () => Promise<T>, kind: StatementKind = 'write'): Promise<T> {
+    const result = await this.guard(kind, run);
+    if (!args.session) await this.router.committed();
+    return result;
   }
 
   /** The key and row of an insert's `RETURNING *`; the key only where a virtual column is left to a read back. */
@@ -270,7 +292,7 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const condition = keyToSql(key, this.table, params);
     const manager = managerOf(args.session, this.dataSource.manager);
     const query = manager.createQueryBuilder().delete().from(this.target).where(condition, params.values);
-    await this.guard('delete', () => query.execute());
+    await this.written(args, () => query.execute(), 'delete');
   }
 
   async insertMany(rows: readonly Row[], args: WriteArgs): Promise<WrittenRow[]> {
@@ -319,9 +341,11 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
   }
 
   async loadRelation(args: LoadRelationArgs): Promise<(Row | Row[] | null)[]> {
-    const manager = managerOf(args.session, this.dataSource.manager);
+    const load = (manager: EntityManager) =>
+      loadRelation({ manager, table: this.table, tableOf: (target) => this.table.tableOf(target) }, args);
+    // Outside a session all of its statements read where the router sends them, on one connection.
     return this.guard('read', () =>
-      loadRelation({ manager, table: this.table, tableOf: (target) => this.table.tableOf(target) }, args),
+      args.session ? load(managerOf(args.session, this.dataSource.manager)) : this.router.read(load),
     );
   }
 
@@ -351,10 +375,10 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
       .where(conditions.join(' AND '), params.values)
       .updateEntity(false);
     if (!returning) {
-      await this.guard('write', () => query.execute());
+      await this.written(args, () => query.execute());
       return;
     }
-    const [raw] = await this.guard('write', () => executeReturning(this.table, manager, query));
+    const [raw] = await this.written(args, () => executeReturning(this.table, manager, query));
     return raw === undefined ? null : this.table.hydrate(raw);
   }
 
