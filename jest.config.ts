@@ -28,10 +28,12 @@ const config: Config = {
   roots: ['<rootDir>/packages', '<rootDir>/test', '<rootDir>/examples'],
   testMatch: ['**/*.test.ts'],
   // The RealWorld suite (examples/realworld) runs once in CI, on the oldest line: the newest line leaves the example out
-  // of its workspace (platforms/newest/pnpm-workspace.yaml) and sets SVC_SKIP_REALWORLD=1.
+  // of its workspace (platforms/newest/pnpm-workspace.yaml) and sets SVC_SKIP_REALWORLD=1. The replica suites start
+  // PostgreSQL servers and PgBouncer of their own, whatever the platform line: it sets SVC_SKIP_REPLICAS=1 too.
   testPathIgnorePatterns: [
     '/node_modules/',
     ...(process.env['SVC_SKIP_REALWORLD'] === '1' ? ['/examples/realworld/'] : []),
+    ...(process.env['SVC_SKIP_REPLICAS'] === '1' ? ['/test/e2e/replicas'] : []),
   ],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
