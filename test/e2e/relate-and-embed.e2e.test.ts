@@ -36,7 +36,7 @@ class RePost {
   likedBy!: ReMember[];
 }
 
-const header = (context: SvcContext, name: string) =>
+const header = (context: Pick<SvcContext, 'request'>, name: string) =>
   (context.request as { headers?: Record<string, string | undefined> } | undefined)?.headers?.[name];
 const scoped = {
   filter: { apply: ({ context }: { context: SvcContext }) => ({ tenant: { eq: header(context, 'x-tenant') ?? '-' } }) },
@@ -59,7 +59,7 @@ const postConfig: EntityConfig<RePost> = {
       kind: 'read',
       cardinality: 'many',
       meta: { routes: { method: 'GET', path: 'recent', successStatus: 200 } },
-      handler: (input, context) => builtInHandlers.findMany(input, context as SvcContext),
+      handler: (input, context) => builtInHandlers.findMany(input, context),
     },
   },
 };

@@ -22,8 +22,11 @@ export type ListMetaContributor = (
   context: SvcContext,
 ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
-function repositoryOf(context: SvcContext, adapter?: RowRepository): RowRepository {
-  const repository = adapter ?? context.repository;
+/** Any handler's context: a typed one (`HandlerContext<Book>`) as well, whose repository reads the same rows. */
+type AnyContext = SvcContext<unknown>;
+
+function repositoryOf(context: AnyContext, adapter?: RowRepository): RowRepository {
+  const repository = adapter ?? (context.repository as RowRepository | undefined);
   if (!repository)
     throw new ConfigurationException({ message: 'a built-in handler needs context.repository or an adapter.' });
   return repository;
@@ -32,7 +35,7 @@ function repositoryOf(context: SvcContext, adapter?: RowRepository): RowReposito
 /** The built-in findMany and findOne as handlers; pass an adapter to read another repository than the request's. */
 export function createBuiltInHandlers(adapter?: RowRepository) {
   return {
-    async findMany(input: SvcOperationInput, context: SvcContext): Promise<ListResult> {
+    async findMany(input: SvcOperationInput, context: AnyContext): Promise<ListResult> {
       const plan = input.query as ListReadPlan;
       const result = await repositoryOf(context, adapter).findMany({
         where: andFilters(plan.where, plan.after),
@@ -47,7 +50,7 @@ export function createBuiltInHandlers(adapter?: RowRepository) {
       const page = plan.finish ? plan.finish(result.rows, result.exact) : { rows: result.rows };
       return { entities: page.rows, total: result.total, ...(page.meta ? { meta: page.meta } : {}) };
     },
-    async findOne(input: SvcOperationInput, context: SvcContext): Promise<Row> {
+    async findOne(input: SvcOperationInput, context: AnyContext): Promise<Row> {
       const repository = repositoryOf(context, adapter);
       const key = input.key ?? (input.id as Record<string, unknown>);
       const row = await repository.findOne({ key, view: 'live' });
