@@ -14,6 +14,8 @@ export function computedSelectSql(
   alias: string,
   computed: readonly ComputedSelect[] | undefined,
   params: SqlParameters,
+  /** Over a derived table of the page (`pagedSql`), whose columns are named as the inner select read them. */
+  paged = false,
 ): string {
   if (!computed || computed.length === 0) return '';
   const escapedAlias = table.driver.escape(alias);
@@ -21,8 +23,9 @@ export function computedSelectSql(
     .map(({ name, sql }) => {
       let text = sql.strings[0]!;
       sql.values.forEach((value, index) => {
-        text += isColumnReference(value)
-          ? `${escapedAlias}.${table.driver.escape(table.requireColumn(value.svcColumn).orm.databaseName)}`
+        const column = isColumnReference(value) ? table.requireColumn(value.svcColumn) : undefined;
+        text += column
+          ? `${escapedAlias}.${table.driver.escape(paged ? column.rawKey : column.orm.databaseName)}`
           : isTableReference(value)
             ? table.quotedTableNamed(value.svcTable)
             : params.bind(value);
@@ -58,3 +61,6 @@ function readAs(kind: ComputedSelect['kind'], value: unknown): unknown {
       return typeof value === 'string' ? value : String(value);
   }
 }
+
+/** The page's own order, kept by the derived table for the statement around it. */
+export const PAGE_ORDER = 'svc_page_order';

@@ -1,5 +1,5 @@
 /** RepositoryAdapter over a TypeORM DataSource: SQLite (better-sqlite3), PostgreSQL, MySQL and MariaDB. */
-import { computedSelectSql, withComputedValues } from './computed-sql';
+import { computedSelectSql, PAGE_ORDER, withComputedValues } from './computed-sql';
 import type { EntityKey, Row } from '@svc/core';
 import type {
   AdapterSession,
@@ -106,8 +106,14 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     const driver = this.table.driver;
     const params = new SqlParameters();
     const fromWhere = `${this.fromSql}${whereSql(this.table, { where: args.where, view: args.view }, params)}`;
+    // On SQLite a limited page computes its computed fields for its own rows only: the page is read first, as a
+    // derived table, and the fields are selected around it; SQLite would compute them for every match before its sort
+    // and LIMIT. PostgreSQL and MySQL evaluate the select list after the LIMIT on their own (a window would undo it).
+    const pagedComputed =
+      this.table.dialect === 'sqlite' && (args.computed?.length ?? 0) > 0 && args.limit !== undefined && !args.lock;
     const selected = [
-      this.table.selectListAs(TABLE_ALIAS) + computedSelectSql(this.table, TABLE_ALIAS, args.computed, params),
+      this.table.selectListAs(TABLE_ALIAS) +
+        (pagedComputed ? '' : computedSelectSql(this.table, TABLE_ALIAS, args.computed, params)),
     ];
     const exactKeys = args.exactKeys ?? [];
     exactKeys.forEach((property, index) => {
@@ -134,12 +140,21 @@ export class TypeOrmRepositoryAdapter implements RepositoryAdapter {
     // MySQL has no OFFSET without LIMIT, so an offset alone gets the largest safe limit there.
     const limit =
       args.limit ?? (offset !== undefined && this.table.dialect === 'mysql' ? Number.MAX_SAFE_INTEGER : undefined);
+    if (pagedComputed)
+      selected.push(
+        `ROW_NUMBER() OVER (${order.length > 0 ? `ORDER BY ${order.join(', ')}` : ''}) AS ${driver.escape(PAGE_ORDER)}`,
+      );
+    const pageQuery =
+      `SELECT ${selected.join(', ')} FROM ${fromWhere}` +
+      (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '') +
+      pageSql(this.table.dialect, limit, offset, params) +
+      lock;
+    const alias = driver.escape(TABLE_ALIAS);
     const rowsQuery = bindSql(
       driver,
-      `SELECT ${selected.join(', ')} FROM ${fromWhere}` +
-        (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '') +
-        pageSql(this.table.dialect, limit, offset, params) +
-        lock,
+      pagedComputed
+        ? `SELECT ${alias}.*${computedSelectSql(this.table, TABLE_ALIAS, args.computed, params, true)} FROM (${pageQuery}) ${alias} ORDER BY ${alias}.${driver.escape(PAGE_ORDER)}`
+        : pageQuery,
       params.values,
     );
     const count = async (): Promise<number> => {
