@@ -139,6 +139,27 @@ describe.each(TEST_DATABASES)('relation values on $name', (db) => {
     expect(list.body.items.map((post: RvPost) => post.tags)).toEqual([['reef']]);
   });
 
+  it("takes a value named twice as one member, and never lets go of a member outside the caller's scope", async () => {
+    const twice = await request(t.server)
+      .post('/posts')
+      .set(a)
+      .send({ title: 'Twice', tags: ['echo', 'echo'] })
+      .expect(201);
+    expect(twice.body.tags).toEqual(['echo']);
+    const foreign = await t.dataSource.getRepository(RvTag).findOneByOrFail({ name: 'reef' });
+    await t.dataSource.createQueryBuilder().relation(RvPost, 'tags').of(twice.body.id).add(foreign.id);
+    const replaced = await request(t.server)
+      .patch(`/posts/${twice.body.id}`)
+      .set(a)
+      .send({ tags: ['sea'] })
+      .expect(200);
+    expect(replaced.body.tags).toEqual(['sea']);
+    const stored = await t.dataSource
+      .getRepository(RvPost)
+      .findOneOrFail({ where: { id: twice.body.id }, relations: { tags: true } });
+    expect(stored.tags.map((tag) => tag.name).sort()).toEqual(['reef', 'sea']);
+  });
+
   it('keeps the related rows and the nested forms on GraphQL', async () => {
     const answer = await postGraphql<{ rvPosts: { items: { title: string; tags: { name: string }[] }[] } }>(t.server, {
       query: '{ rvPosts(sort: ["id"], limit: 1) { items { title tags { name } } } }',

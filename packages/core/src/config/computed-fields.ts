@@ -7,6 +7,7 @@ import { ConfigurationException } from '../errors/configuration-exception';
 import type { ColumnMetadata, EntityMetadata } from '../persistence/entity-metadata';
 import type { RepositoryAdapter } from '../persistence/repository-adapter';
 import {
+  columnReference,
   isSqlFragment,
   type ColumnReference,
   type ComputedSelect,
@@ -131,7 +132,7 @@ export function computedSelectFor(
   if (!byEntity) rendered.set(key, (byEntity = new WeakMap()));
   let selects = byEntity.get(entity.computed);
   if (!selects) {
-    const column = (field: unknown): ColumnReference => ({ svcColumn: String(field) });
+    const column = (field: unknown): ColumnReference => columnReference(String(field));
     selects = entity.computed.map(({ name, kind, select }) => {
       const fragment = select(column, context ?? {});
       if (!isSqlFragment(fragment))

@@ -26,7 +26,7 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { WriteOutcome } from '../pipeline/write-outcome';
-import { liveView, scopeFilter } from '../pipeline/load-row';
+import { liveView, scopeFilter, scopeOf } from '../pipeline/load-row';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage } from '../pipeline/stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
@@ -116,8 +116,11 @@ async function readBodyNested(
     }
     // A list of one field's values (`tagList: ['a', 'b']`): each a connectOrCreate by it, the list replacing members.
     const byValues = nested.values !== undefined && Array.isArray(value) && !value.some(isPlainObject);
+    // A value named twice is one member.
     const forms = byValues
-      ? (value as unknown[]).map((one) => ({ connectOrCreate: { where: { [nested.values!]: one }, create: {} } }))
+      ? [...new Set(value as unknown[])].map((one) => ({
+          connectOrCreate: { where: { [nested.values!]: one }, create: {} },
+        }))
       : nested.toMany
         ? value
         : [value];
@@ -382,12 +385,13 @@ export async function writeToMany(
       const add = [...new Map(attach.map((key) => [String(key), key])).values()].filter(
         (key) => !members.has(String(key)),
       );
-      // A list of values names every member: the ones it leaves out are let go.
+      // A list of values names every member the caller can see: the ones it leaves out are let go. Members outside
+      // the target's scope for the caller, or soft-deleted, are not the caller's to remove, and stay.
       const kept = new Set(keys.map(String));
       const remove = replace
-        ? ((current[0] as Row[] | null) ?? [])
-            .map((row) => row[nested.targetKey.property])
-            .filter((key) => !kept.has(String(key)))
+        ? await removableMembers(call, nested, parent, session).then((rows) =>
+            rows.map((row) => row[nested.targetKey.property]).filter((key) => !kept.has(String(key))),
+          )
         : [];
       if (add.length > 0 || remove.length > 0)
         await call.entity.adapter.updateRelation!({
@@ -653,3 +657,21 @@ export const nestedToManyStage = stage(
     }
   },
 );
+
+/** The members of a relation the caller sees: inside the target's scope for this call, and live. */
+async function removableMembers(
+  call: OperationCall,
+  nested: NestedRelation,
+  parent: EntityKey,
+  session: AdapterSession,
+): Promise<Row[]> {
+  const target = call.entity.peer(nested.relation.target);
+  const [members] = await call.entity.adapter.loadRelation!({
+    relation: nested.relation.property,
+    parents: [parent as Row],
+    view: target && !target.softDeleteOnReads ? 'all' : 'live',
+    ...(target ? { where: await scopeOf(call, target) } : {}),
+    session,
+  });
+  return (members as Row[] | null) ?? [];
+}

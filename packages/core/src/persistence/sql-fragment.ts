@@ -3,6 +3,17 @@
  * the row's own columns named by their properties, which the adapter writes as its dialect quotes them.
  */
 
+/**
+ * The fragments and references this module made. Only they are SQL: an object that merely has their shape (a JSON
+ * body the app interpolates, `{ "svcSql": true, ... }`) is a value like any other, and is bound.
+ */
+const made = new WeakSet<object>();
+
+function mark<T extends object>(value: T): T {
+  made.add(value);
+  return Object.freeze(value);
+}
+
 /** A column of the row being read, named by its property: the adapter writes it qualified by the row's alias. */
 export interface ColumnReference {
   readonly svcColumn: string;
@@ -15,11 +26,16 @@ export interface TableReference {
 
 /** `table('favorites')`: a table (an entity's, or a join table) by its name, qualified as the database needs. */
 export function table(name: string): TableReference {
-  return Object.freeze({ svcTable: name });
+  return mark({ svcTable: String(name) });
+}
+
+/** `column('id')`, as computed fields are given it: the row's own column by its property. */
+export function columnReference(property: string): ColumnReference {
+  return mark({ svcColumn: String(property) });
 }
 
 export function isTableReference(value: unknown): value is TableReference {
-  return typeof value === 'object' && value !== null && typeof (value as TableReference).svcTable === 'string';
+  return typeof value === 'object' && value !== null && made.has(value) && 'svcTable' in value;
 }
 
 /** Text pieces, with a value or a column reference between each two: what the `sql` tag makes. */
@@ -51,15 +67,15 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFra
     bound.push(value);
     pieces.push(strings[index + 1]!);
   });
-  return Object.freeze({ svcSql: true as const, strings: Object.freeze(pieces), values: Object.freeze(bound) });
+  return mark({ svcSql: true as const, strings: Object.freeze(pieces), values: Object.freeze(bound) });
 }
 
 export function isSqlFragment(value: unknown): value is SqlFragment {
-  return typeof value === 'object' && value !== null && (value as SqlFragment).svcSql === true;
+  return typeof value === 'object' && value !== null && made.has(value) && 'svcSql' in value;
 }
 
 export function isColumnReference(value: unknown): value is ColumnReference {
-  return typeof value === 'object' && value !== null && typeof (value as ColumnReference).svcColumn === 'string';
+  return typeof value === 'object' && value !== null && made.has(value) && 'svcColumn' in value;
 }
 
 /** The computed fields of one read, each as its SQL for the caller who reads: the adapter selects them by name. */
