@@ -148,6 +148,26 @@ describe.each(TEST_DATABASES)('computed fields on $name', (db) => {
     await request(t.server).delete(`/posts/${sent.body.id}`).set(as(ann)).expect(204);
   });
 
+  it("takes a read's ETag in If-Match: computed values are the caller's, not the row's state", async () => {
+    const read = await request(t.server).get(`/posts/${second.id}`).set(as(bob)).expect(200);
+    const other = await request(t.server).get(`/posts/${second.id}`).set(as(ann)).expect(200);
+    expect(other.body.likedByMe).not.toBe(read.body.likedByMe);
+    await request(t.server)
+      .patch(`/posts/${second.id}`)
+      .set({ ...as(bob), 'If-Match': String(read.headers.etag) })
+      .send({ title: 'Second' })
+      .expect(200);
+    await request(t.server)
+      .patch(`/posts/${second.id}`)
+      .set({ ...as(ann), 'If-Match': String(other.headers.etag) })
+      .send({ title: 'Second' })
+      .expect(200);
+    await request(t.server)
+      .get(`/posts/${second.id}`)
+      .set({ ...as(bob), 'If-None-Match': String(read.headers.etag) })
+      .expect(304);
+  });
+
   it("computes an included row's fields for the caller", async () => {
     const read = await request(t.server).get(`/posts/${first.id}?include=author`).set(as(ann)).expect(200);
     expect(read.body.author).toMatchObject({ name: 'Ann', postCount: 2, isMe: true });

@@ -7,11 +7,11 @@
 import type { EntityKey } from '../../persistence/entity-metadata';
 import type { RowView } from '../../persistence/query-ast';
 import type { AdapterSession, Row } from '../../persistence/repository-adapter';
-import { projectRow } from '../../schema/output-projection';
 import type { OperationCall } from '../operation-call';
 import { liveView, loadRow } from '../load-row';
 import { checkPolicy } from './policy-stage';
 import { checkIfMatch } from './precondition-stage';
+import { stateOf } from './output-stage';
 import { stage } from '../stage';
 import { primaryKeyOf } from './lookup-stage';
 
@@ -30,7 +30,7 @@ export async function guardRow(
   options: GuardOptions = {},
 ): Promise<Row> {
   const row = await loadRow(call, lookup, { view: options.view ?? liveView(call), lock: true, session });
-  checkIfMatch(call, projectRow(row, call.entity.output));
+  checkIfMatch(call, stateOf(call, row));
   await checkPolicy(call, { entity: row, body: options.body });
   return row;
 }

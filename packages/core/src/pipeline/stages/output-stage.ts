@@ -12,9 +12,15 @@ export function itemResponse(
   row: Row,
   options: { status?: number; conditional?: boolean; body?: Record<string, unknown> } = {},
 ): ExecuteResponse {
-  const state = projectRow(row, call.entity.output);
+  const state = stateOf(call, row);
   const operationFields = call.operation.outputFields;
-  const body = options.body ?? (operationFields ? projectRow(row, { fields: operationFields }) : state);
+  const body =
+    options.body ??
+    (operationFields
+      ? projectRow(row, { fields: operationFields })
+      : call.entity.computed.length > 0
+        ? projectRow(row, call.entity.output)
+        : state);
   if (!responseEtagOn(call)) return { status: options.status ?? 200, body, headers: {} };
   const etag = body === state ? computeEtag(state) : computeShapedEtag(state, body);
   if (options.conditional && ifNoneMatchHits(call, etag)) return { status: 304, etag, headers: { ETag: etag } };
@@ -90,3 +96,21 @@ export function assertOutputStage(validator: OutputValidator) {
     await assertOutput(call.entity.name, validator, Array.isArray(body.items) ? body.items : [response.body]);
   });
 }
+
+/**
+ * The row's state, as its ETag hashes it: the output fields but the computed ones, which depend on the caller and
+ * which a locked read before a write does not compute (a served body that has them gets a shaped tag of that state).
+ */
+export function stateOf(call: OperationCall, row: Row): Record<string, unknown> {
+  const entity = call.entity;
+  if (entity.computed.length === 0) return projectRow(row, entity.output);
+  let fields = stateFields.get(entity.output);
+  if (!fields) {
+    const computed = new Set(entity.computed.map((field) => field.name));
+    fields = { fields: entity.output.fields.filter((name) => !computed.has(name)) };
+    stateFields.set(entity.output, fields);
+  }
+  return projectRow(row, fields);
+}
+
+const stateFields = new WeakMap<object, { fields: readonly string[] }>();
