@@ -205,7 +205,9 @@ function watchStatements(dataSource: DataSource): Watch {
   const logQuery = logger.logQuery.bind(logger);
   logger.logQuery = (query, parameters, runner) => {
     watch.counter.logQuery(query);
-    if (watch.capturing) watch.captured.push({ query, parameters: parameters ?? [] });
+    // TypeORM 1 may hand named parameters as an object.
+    const values: readonly unknown[] = Array.isArray(parameters) ? parameters : Object.values(parameters ?? {});
+    if (watch.capturing) watch.captured.push({ query, parameters: values });
     return logQuery(query, parameters, runner);
   };
   return watch;
