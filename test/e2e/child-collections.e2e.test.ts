@@ -8,6 +8,7 @@ import type { EntityConfig, SvcContext } from '@svc/core';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { bootstrapFailure, createTestApp, svcController, type TestApp } from '../support/create-test-app';
 import { TEST_DATABASES } from '../support/test-databases';
+import { postGraphql } from './support/graphql-http';
 
 @Entity('cc_shelf')
 class CcShelf {
@@ -21,6 +22,15 @@ class CcItem {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar', length: 20 }) tenant!: string;
   @Column({ type: 'varchar', length: 60 }) label!: string;
+  @ManyToOne(() => CcShelf, { nullable: false, onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'shelf_id' })
+  shelf!: CcShelf;
+}
+
+@Entity('cc_note')
+class CcNote {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 60 }) text!: string;
   @ManyToOne(() => CcShelf, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'shelf_id' })
   shelf!: CcShelf;
@@ -112,6 +122,44 @@ describe.each(TEST_DATABASES)('child collections on $name', (db) => {
       .send({ label: 'lid', shelf: { id: pine.id } })
       .expect(400);
     expect(JSON.stringify(moved.body)).toContain('shelf');
+  });
+});
+
+describe.each(TEST_DATABASES)('child collections without a route parameter on $name', (db) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      db,
+      suite: 'e2e_child_no_param',
+      entities: [CcShelf, CcItem, CcNote],
+      controllers: [
+        svcController('shelves', CcShelf, scoped),
+        // Notes have no scope of their own: only their parent shelf's tenant decides who sees them.
+        svcController('shelves/:name/notes', CcNote, { parent: { relation: 'shelf', param: 'name', field: 'name' } }),
+      ],
+      svc: { graphql: true },
+    });
+    const [oak, birch] = await t.dataSource.getRepository(CcShelf).save([
+      { tenant: 'a', name: 'oak' },
+      { tenant: 'b', name: 'birch' },
+    ]);
+    await t.dataSource.getRepository(CcNote).save([
+      { text: 'oak note', shelf: oak },
+      { text: 'birch note', shelf: birch },
+    ]);
+  });
+  afterAll(() => t?.close());
+
+  it('serves over GraphQL only the children of parents the caller may see', async () => {
+    const answer = await postGraphql<{ ccNotes: { items: { text: string }[] } }>(t.server, {
+      query: '{ ccNotes { items { text } } }',
+      headers: { 'x-tenant': 'b' },
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.ccNotes.items).toEqual([{ text: 'birch note' }]);
+    const rest = await request(t.server).get('/shelves/birch/notes').set({ 'x-tenant': 'b' }).expect(200);
+    expect(rest.body.items.map((note: CcNote) => note.text)).toEqual(['birch note']);
+    await request(t.server).get('/shelves/oak/notes').set({ 'x-tenant': 'b' }).expect(404);
   });
 });
 

@@ -44,7 +44,7 @@ export function resolveEntity(args: ResolveEntityArgs): ResolvedEntity {
   );
   if (adapter !== args.adapter) args = { ...args, adapter };
   const metadata = adapter.metadata;
-  const parent = resolveParent(name, metadata, config, args.peers, buildForcedValues(name, config.set));
+  const parent = resolveParent(name, target, metadata, config, args.peers, buildForcedValues(name, config.set));
   // A child collection's link to its parent is part of its `filter.apply`, wherever that is read.
   if (parent.filterApply !== config.filter?.apply)
     args = { ...args, config: { ...config, filter: { ...config.filter, apply: parent.filterApply } } };

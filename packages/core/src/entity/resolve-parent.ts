@@ -9,9 +9,11 @@ import type { EntityConfig, FilterConfig, SetFunction } from '../config/entity-c
 import { ConfigurationException } from '../errors/configuration-exception';
 import { NotFoundException } from '../errors/svc-exception';
 import type { EntityMetadata } from '../persistence/entity-metadata';
-import { andFilters } from '../persistence/query-ast';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
+import { RESOLVED_PART } from '../query/resolve-apply-filter';
 import type { SvcContext } from '../config/svc-context';
 import { visibleRows } from '../query/visible-rows';
+import { coerceFilterValue } from '../schema/coerce-filter-value';
 import type { ForcedValues } from '../schema/forced-values';
 import type { ResolvedEntity } from './resolved-entity';
 
@@ -30,8 +32,17 @@ type Apply = NonNullable<FilterConfig['apply']>;
 /** The parent's key for one request, looked up once per context: undefined where no route parameter names one. */
 const parentKeys = new WeakMap<object, Promise<unknown>>();
 
+/** The entity whose REST route a request is, as the binding runs it (`markRoute`). */
+const routeTargets = new WeakMap<object, Function>();
+
+/** Called by the engine for a REST call: the request is a route of `target`'s, whose parameters are its own. */
+export function markRoute(request: unknown, target: Function): void {
+  if (typeof request === 'object' && request !== null) routeTargets.set(request, target);
+}
+
 export function resolveParent(
   entity: string,
+  childTarget: Function,
   metadata: EntityMetadata,
   config: EntityConfig,
   peers: ((target: Function) => ResolvedEntity | undefined) | undefined,
@@ -63,7 +74,10 @@ export function resolveParent(
     return served;
   };
   const keyOf = (context: SvcContext): Promise<unknown> => {
-    const value = (context.request as { params?: Record<string, unknown> } | undefined)?.params?.[parent.param];
+    // Only the child's own route names its parent: a parameter of that name on another entity's route (an include
+    // under `/tags/:slug`) is that route's.
+    const request = context.request as { params?: Record<string, unknown> } | undefined;
+    const value = request && routeTargets.get(request) === childTarget ? request.params?.[parent.param] : undefined;
     if (value === undefined) return Promise.resolve(undefined);
     let known = parentKeys.get(context);
     if (!known) {
@@ -76,8 +90,20 @@ export function resolveParent(
   const filterApply: Apply = async (args) => {
     const key = await keyOf(args.context);
     const mine = own ? await own(args) : undefined;
-    if (key === undefined) return mine;
     const pk = parentEntity().metadata.primaryKeys[0]!;
+    if (key === undefined) {
+      // No parent named (GraphQL, MCP, code, an include): the children of parents the caller may see, no others.
+      const seen = await visibleRows(parentEntity(), { operation: 'findMany', context: args.context });
+      if (!seen) return mine;
+      const reachable: FilterNode = {
+        kind: 'condition',
+        field: `${parent.relation}.${pk}`,
+        operator: 'isNotNull',
+        value: true,
+        scope: seen,
+      };
+      return { [RESOLVED_PART]: reachable, expression: mine } as unknown as ReturnType<Apply>;
+    }
     const scope = { [`${parent.relation}.${pk}`]: { eq: key } };
     return (mine ? { and: [mine, scope] } : scope) as ReturnType<Apply>;
   };
@@ -98,12 +124,15 @@ async function lookUp(parent: ResolvedEntity, field: string | undefined, value: 
   const pk = parent.metadata.primaryKeys[0]!;
   const column = field ?? pk;
   const scope = await visibleRows(parent, { operation: 'findOne', context });
-  const kind = parent.metadata.columns.find((candidate) => candidate.property === column)?.kind;
-  const numeric = kind === 'integer' || kind === 'number' || kind === 'bigint';
-  const typed = numeric ? Number(value) : String(value);
-  if (numeric && !Number.isFinite(typed)) throw new NotFoundException(parent.name, String(value));
+  // The parameter read as a filter reads it (a bigint exactly, `1e3` no integer); a value the column cannot hold names
+  // no parent.
+  const coerced = coerceFilterValue(
+    parent.metadata.columns.find((candidate) => candidate.property === column)!,
+    value,
+  );
+  if (!coerced.ok) throw new NotFoundException(parent.name, String(value));
   const { rows } = await parent.adapter.findMany({
-    where: andFilters(scope, { kind: 'condition', field: column, operator: 'eq', value: typed }),
+    where: andFilters(scope, { kind: 'condition', field: column, operator: 'eq', value: coerced.value }),
     sort: [],
     limit: 1,
     count: false,

@@ -41,7 +41,13 @@ export const customReadOutputStage = stage(
   async (call, state) => {
     const plan = state.plan;
     // The list's projection where the request or the entity's `select.default`/`apply` chose one, as findMany's.
-    const chosen = selectSent(call.request.query) || call.entity.select.default || call.entity.select.apply;
+    const custom = call.operation.custom!;
+    const ownOutput =
+      custom.outputClassFields !== undefined ||
+      custom.outputList !== undefined ||
+      call.operation.outputValidator !== undefined;
+    const chosen =
+      selectSent(call.request.query) || (!ownOutput && (call.entity.select.default || call.entity.select.apply));
     const response = respond(call, state.result, { plan, fields: chosen ? plan.select : undefined });
     await attachCustomIncludes(call, plan, state.result, response);
     state.response = conditional(call, response);

@@ -2,9 +2,20 @@
 import type { ApplyArgs, FilterConfig } from '../config/entity-config';
 import { ConfigurationException } from '../errors/configuration-exception';
 import type { FilterAllowlist } from './filter-allowlist';
-import type { FilterNode } from '../persistence/query-ast';
+import { andFilters, type FilterNode } from '../persistence/query-ast';
 import { QueryErrors } from '../errors/query-errors';
 import { resolveFilterExpression } from './resolve-filter-expression';
+
+/**
+ * Svc's own part of a `filter.apply` (a child collection's parent), already resolved: `{ [RESOLVED_PART]: node }`,
+ * beside the app's expression under `expression`. Not exported from the package: an app writes expressions only.
+ */
+export const RESOLVED_PART = Symbol('svc.resolvedFilterPart');
+
+export interface WithResolvedPart {
+  readonly [RESOLVED_PART]: FilterNode;
+  readonly expression?: unknown;
+}
 
 export async function resolveApplyFilter(
   apply: FilterConfig['apply'],
@@ -12,8 +23,11 @@ export async function resolveApplyFilter(
   args: ApplyArgs & { entity: string },
 ): Promise<FilterNode | undefined> {
   if (!apply) return undefined;
-  const expression = await apply(args);
-  if (expression === undefined) return undefined;
+  const returned = await apply(args);
+  if (returned === undefined) return undefined;
+  const part = (returned as unknown as Partial<WithResolvedPart>)[RESOLVED_PART];
+  const expression = part ? (returned as unknown as WithResolvedPart).expression : returned;
+  if (expression === undefined) return part;
   const errors = new QueryErrors();
   const node = resolveFilterExpression(expression, allowlist, errors, 'filter.apply');
   try {
@@ -26,5 +40,5 @@ export async function resolveApplyFilter(
       message: `returned an invalid filter: ${detail}`,
     });
   }
-  return node;
+  return part ? andFilters(node, part) : node;
 }

@@ -2,6 +2,7 @@
  * Runs operations: resolves every operation's stage list once (at bootstrap, when the engine is built), then per call
  * merges per-call settings, runs the list and maps every failure to an Svc exception.
  */
+import { markRoute } from '../entity/resolve-parent';
 import { askPolicy } from '../config/ask-policy';
 import type { ResolvedEntity } from '../entity/resolved-entity';
 import { resolveFlow, type OperationFlow } from '../operations/operation-flows';
@@ -130,6 +131,7 @@ export class SvcEngine {
   private async run(request: ExecuteRequest): Promise<ExecuteResponse> {
     const engine = this.engineFor(request.context);
     if (engine !== this) return engine.run(request);
+    if (request.surface === 'rest') markRoute(request.context?.request, this.entity.target);
     let call: OperationCall;
     try {
       call = this.callOf(request);
