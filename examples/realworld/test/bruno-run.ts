@@ -3,12 +3,33 @@
  * and reads its JSON report: counts, and for each request that did not pass, what failed and what the app answered.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The collection, beside the repository (`shared/` next to the clone). */
-export const BRUNO_DIR = join(__dirname, '..', '..', '..', '..', 'shared', 'realworld', 'api', 'bruno');
+export const BRUNO_DIR = brunoDir();
+
+/**
+ * Where the RealWorld suite is: `REALWORLD_BRUNO_DIR`, else `shared/realworld/api/bruno` beside the repository or
+ * beside a folder above it (a clone elsewhere on the machine), else the machine's `/work/shared` copy. Never skipped:
+ * a missing suite fails the run, naming where it looked.
+ */
+function brunoDir(): string {
+  const given = process.env['REALWORLD_BRUNO_DIR'];
+  if (given) return given;
+  const tail = join('shared', 'realworld', 'api', 'bruno');
+  const looked: string[] = [];
+  for (let dir = join(__dirname, '..', '..', '..'); ; dir = dirname(dir)) {
+    const candidate = join(dirname(dir), tail);
+    looked.push(candidate);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  const machine = join('/work', tail);
+  if (existsSync(machine)) return machine;
+  throw new Error(`The RealWorld suite is not at ${[...looked, machine].join(', ')}; set REALWORLD_BRUNO_DIR.`);
+}
 const BRU = join(__dirname, '..', 'node_modules', '.bin', 'bru');
 
 /** The collection's folders, one per part of the API (`environments` holds the variables). */
