@@ -18,5 +18,10 @@ export async function listenExample(prepare?: (app: INestApplication) => void): 
   const app = moduleRef.createNestApplication({ logger: false });
   prepare?.(app);
   await app.listen(0, '127.0.0.1');
+  // Idle connections outlive the clients' own keep-alive (undici reuses a socket for 4 s), so a loaded machine never
+  // has the server close one the client is about to reuse (ECONNRESET on Node 24's fetch).
+  const server = app.getHttpServer() as { keepAliveTimeout: number; headersTimeout: number };
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 31_000;
   return { app, base: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}` };
 }
