@@ -26,7 +26,8 @@ import type { EntityKey } from '../persistence/entity-metadata';
 import { andFilters, type FilterNode } from '../persistence/query-ast';
 import type { AdapterSession, Row } from '../persistence/repository-adapter';
 import type { WriteOutcome } from '../pipeline/write-outcome';
-import { liveView, scopeFilter, scopeOf } from '../pipeline/load-row';
+import { liveView, scopeFilter } from '../pipeline/load-row';
+import { memberRows } from './relation-writes';
 import type { OperationCall } from '../pipeline/operation-call';
 import { stage } from '../pipeline/stage';
 import { recordOutcome } from '../pipeline/stages/outcome-stage';
@@ -389,7 +390,7 @@ export async function writeToMany(
       // the target's scope for the caller, or soft-deleted, are not the caller's to remove, and stay.
       const kept = new Set(keys.map(String));
       const remove = replace
-        ? await removableMembers(call, nested, parent, session).then((rows) =>
+        ? await memberRows(call, nested, parent, session).then((rows) =>
             rows.map((row) => row[nested.targetKey.property]).filter((key) => !kept.has(String(key))),
           )
         : [];
@@ -657,21 +658,3 @@ export const nestedToManyStage = stage(
     }
   },
 );
-
-/** The members of a relation the caller sees: inside the target's scope for this call, and live. */
-async function removableMembers(
-  call: OperationCall,
-  nested: NestedRelation,
-  parent: EntityKey,
-  session: AdapterSession,
-): Promise<Row[]> {
-  const target = call.entity.peer(nested.relation.target);
-  const [members] = await call.entity.adapter.loadRelation!({
-    relation: nested.relation.property,
-    parents: [parent as Row],
-    view: target && !target.softDeleteOnReads ? 'all' : 'live',
-    ...(target ? { where: await scopeOf(call, target) } : {}),
-    session,
-  });
-  return (members as Row[] | null) ?? [];
-}

@@ -157,13 +157,16 @@ export function notAMember(call: OperationCall, array: ArrayRelation, id: unknow
   return new NotFoundException(`${array.relation.targetName} in ${call.entity.name}.${array.relation.property}`, id);
 }
 
+/** A to-many relation and its target's key: an array relation's, a nested write's, or one `relate` names. */
+export type MemberRelation = Pick<ArrayRelation, 'relation'> & { readonly targetKey: { readonly property: string } };
+
 /**
  * Rows outside the target entity's own `filter.apply` cannot be attached: answered like ids that do not exist (422),
  * so the scope does not leak which rows exist.
  */
-async function requireInTargetScope(
+export async function requireInTargetScope(
   call: OperationCall,
-  array: ArrayRelation,
+  array: MemberRelation,
   ids: readonly unknown[],
   session: AdapterSession,
 ): Promise<void> {
@@ -188,7 +191,7 @@ async function requireInTargetScope(
 }
 
 /** The target entity's own `filter.apply` for this caller, when the target is served and scoped. */
-async function targetScope(call: OperationCall, array: ArrayRelation) {
+async function targetScope(call: OperationCall, array: MemberRelation) {
   const peer = call.entity.peer(array.relation.target);
   return peer ? scopeOf(call, peer) : undefined;
 }
@@ -203,9 +206,10 @@ function coerceKey(array: ArrayRelation, id: unknown): unknown {
   return checked.ok ? checked.value : id;
 }
 
+/** The members of a to-many relation the caller sees: inside the target's scope for this call, and live. */
 export async function memberRows(
   call: OperationCall,
-  array: ArrayRelation,
+  array: MemberRelation,
   key: EntityKey,
   session?: AdapterSession,
 ): Promise<Row[]> {

@@ -4,7 +4,7 @@
  * 404 as in the standard operations, and a write that would move a row out of it is 403 (the transaction rolls back).
  */
 import { computedSelectFor } from '../config/computed-fields';
-import type { EntityKey, RelationMetadata } from '../persistence/entity-metadata';
+import type { EntityKey } from '../persistence/entity-metadata';
 import type {
   AdapterSession,
   FindManyArgs,
@@ -17,8 +17,8 @@ import type { RowId, ScopedRepository } from '../persistence/scoped-repository';
 
 export type { ScopedRepository };
 import type { OperationCall } from '../pipeline/operation-call';
-import { liveView, loadRow, scopeFilter, scopeOf, softDeletes } from '../pipeline/load-row';
-import { UnresolvedRelationException } from '../errors/svc-exception';
+import { liveView, loadRow, scopeFilter, softDeletes } from '../pipeline/load-row';
+import { requireInTargetScope } from './relation-writes';
 import { rereadInScope } from '../pipeline/stages/reread-stage';
 import { readLookupKey } from '../pipeline/stages/lookup-stage';
 import { ConfigurationException } from '../errors/configuration-exception';
@@ -184,7 +184,8 @@ export function scopedRepository(
             message: `context.repository.relate: '${relation}' is not a to-many relation this adapter writes.`,
           });
         const add = change.add ?? [];
-        await requireTargetsInScope(call, found, add, write.session!);
+        const targetKey = { property: adapter.metadataOf?.(found.target).primaryKeys[0] ?? 'id' };
+        await requireInTargetScope(call, { relation: found, targetKey }, add, write.session!);
         await adapter.updateRelation({ relation, key, add, remove: change.remove ?? [], session: write.session! });
       }),
   };
@@ -227,33 +228,4 @@ async function planOf(call: OperationCall, query: FindManyQuery): Promise<ListRe
     });
   }
   return resolveProgrammaticListQuery(query, config, listing?.id ?? call.operation.id, call.context);
-}
-
-/**
- * Rows a handler attaches must lie inside the target entity's own scope: any other answers as an id that does not
- * exist (422), so the scope does not tell which rows exist.
- */
-async function requireTargetsInScope(
-  call: OperationCall,
-  relation: RelationMetadata,
-  ids: readonly unknown[],
-  session: AdapterSession,
-): Promise<void> {
-  const peer = call.entity.peer(relation.target);
-  if (!peer || ids.length === 0) return;
-  const scope = await scopeOf(call, peer);
-  const key = peer.metadata.primaryKeys[0]!;
-  const { rows } = await peer.adapter.findMany({
-    where: andFilters(scope, { kind: 'condition', field: key, operator: 'in', value: [...ids] }),
-    sort: [],
-    count: false,
-    view: peer.softDeleteOnReads ? 'live' : 'all',
-    session,
-  });
-  const found = new Set(rows.map((row) => String(row[key])));
-  const missing = ids.filter((id) => !found.has(String(id)));
-  if (missing.length > 0)
-    throw new UnresolvedRelationException(
-      `${relation.property}: no ${relation.targetName} with ${key} ${missing.map((id) => JSON.stringify(id)).join(', ')}. Use ids that exist.`,
-    );
 }
