@@ -24,6 +24,7 @@ import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn, type DataSourceOptions, type Logger } from 'typeorm';
 import { nonNegativeInt, positiveInt } from './bench-env';
+import { seededRandom } from './seeded-random';
 
 const ROWS = 1_000_000;
 const DEPTH = 900_000;
@@ -416,18 +417,6 @@ function grid(header: readonly string[], rows: readonly (readonly string[])[]): 
   out(render(header));
   out(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) out(render(row));
-}
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A Fisher-Yates shuffled copy. */

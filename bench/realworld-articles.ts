@@ -43,6 +43,7 @@ import { StatementCounter } from '../test/support/statement-counter';
 import { nonNegativeInt, positiveInt } from './bench-env';
 import { cpuMicroseconds } from './process-cpu';
 import { HandwrittenArticlesModule } from './support/handwritten-articles';
+import { seededRandom } from './seeded-random';
 
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const DURATION = positiveInt('BENCH_DURATION', 3);
@@ -98,18 +99,6 @@ type ServerMessage =
 // The server process
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A seeded pseudo-random generator (mulberry32): the same data on every run and both databases. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function insertChunked<T extends object>(dataSource: DataSource, entity: new () => T, rows: object[]) {
   for (let i = 0; i < rows.length; i += 100) await dataSource.getRepository(entity).insert(rows.slice(i, i + 100));
 }
@@ -131,7 +120,7 @@ async function insertLinks(dataSource: DataSource, table: string, columns: [stri
  * 30% and follows about 30%. Returns the caller and a line saying what was made.
  */
 async function seed(dataSource: DataSource): Promise<{ caller: User; summary: string }> {
-  const random = randomSource(20261208);
+  const random = seededRandom(20261208);
   const below = (n: number) => Math.floor(random() * n);
   await insertChunked(
     dataSource,
